@@ -1,0 +1,72 @@
+"""Resource limits of a run: one small frozen object handed to the checker and the interpreter.
+
+Every limit has a command-line option that raises it, named after the field (`max_steps` ->
+`--max-steps`), except the two the engine checks, whose options the engine's messages name:
+
+| field                    | default        | option                   | what it bounds                     |
+|--------------------------|----------------|--------------------------|------------------------------------|
+| max_seconds              | 10.0           | --max-seconds            | wall-clock time of a run           |
+| max_steps                | 10_000_000     | --max-steps              | statements + calls executed        |
+| max_loop_iterations      | 1_000_000      | --max-loop-iterations    | iterations of one loop/comprehension|
+| max_call_depth           | 1_000          | --max-call-depth         | nested calls of program functions  |
+| max_int_bits             | 65_536         | --max-int-bits           | size of an integer result          |
+| max_str_len              | 10_000_000     | --max-str-len            | characters of a string, format width|
+| max_list_len             | 10_000_000     | --max-list-len           | items of a list/tuple              |
+| max_tensor_elements      | 100_000_000    | --max-elements           | elements of one tensor (engine)    |
+| max_total_tensor_bytes   | 1 GiB          | --max-memory             | bytes of tensors (engine)          |
+| max_graph_nodes          | 1_000_000      | --max-graph-nodes        | nodes of the autograd graph (engine)|
+| max_source_bytes         | 1_000_000      | --max-source-bytes       | size of the program file           |
+| max_nesting_depth        | 200            | --max-nesting-depth      | nesting of the program's syntax    |
+| max_output_bytes         | 10_000_000     | --max-output-bytes       | bytes the program prints           |
+| max_resident_bytes       | 4 GiB          | --max-resident-memory    | peak memory of the process         |
+
+A limit that is hit is a `ScriptError` of type `LimitError` whose message names the limit, what
+exceeded it and the option that raises it; its position is the program's line and column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from autograd_cli.errors import ScriptError
+
+LIMIT_ERROR = "LimitError"
+
+# The engine's own messages name these options; the others follow the field names.
+_OPTION_NAMES = {
+    "max_tensor_elements": "--max-elements",
+    "max_total_tensor_bytes": "--max-memory",
+    "max_resident_bytes": "--max-resident-memory",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """The bounds of one run; `dataclasses.replace(Limits(), max_steps=...)` changes one."""
+
+    max_seconds: float = 10.0
+    max_steps: int = 10_000_000
+    max_loop_iterations: int = 1_000_000
+    max_call_depth: int = 1_000
+    max_int_bits: int = 65_536
+    max_str_len: int = 10_000_000
+    max_list_len: int = 10_000_000
+    max_tensor_elements: int = 100_000_000
+    max_total_tensor_bytes: int = 1 << 30
+    max_graph_nodes: int = 1_000_000
+    max_source_bytes: int = 1_000_000
+    max_nesting_depth: int = 200
+    max_output_bytes: int = 10_000_000
+    max_resident_bytes: int = 4 << 30
+
+
+def option_name(field: str) -> str:
+    """The command-line option that sets limit `field` (`max_steps` -> `--max-steps`)."""
+    return _OPTION_NAMES.get(field, "--" + field.replace("_", "-"))
+
+
+def limit_error(field: str, what: str, line: int | None = None, col: int | None = None,
+                end_col: int | None = None) -> ScriptError:
+    """The error for limit `field` being exceeded; `what` says by what, with the limit's value."""
+    message = f"{what} (limit {field}; raise it with {option_name(field)})"
+    return ScriptError(LIMIT_ERROR, message, line, col, end_col)

@@ -1,0 +1,78 @@
+"""What a program can reach: the torch namespace and its submodules, as plain dicts.
+
+The language (autograd_cli) binds `torch`, `torch.nn`, ... to read-only namespaces built from
+these; nothing outside them is reachable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import creation, dtypes, functional, grad_mode, printing, random
+from engine.tensor import Parameter, Size, Tensor
+
+_TORCH_FUNCTIONS = """
+    add sub mul div true_divide multiply divide rsub pow neg negative abs exp log sqrt rsqrt sin
+    cos tanh sigmoid relu sign clamp clip clamp_min clamp_max square reciprocal matmul mm mv dot
+    addmm sum mean prod max min maximum minimum argmax argmin softmax log_softmax norm cat stack
+    reshape squeeze unsqueeze t transpose permute flatten select split chunk unbind clone
+    eq ne lt le gt ge logical_and logical_or logical_not isnan isinf equal allclose where
+    floor_divide remainder
+""".split()
+
+TORCH: dict[str, Any] = {name: getattr(functional, name) for name in _TORCH_FUNCTIONS}
+TORCH.update(dtypes.TORCH_NAMES)
+TORCH.update({
+    "Tensor": Tensor,
+    "Size": Size,
+    "tensor": creation.tensor,
+    "as_tensor": creation.as_tensor,
+    "ones": creation.ones,
+    "zeros": creation.zeros,
+    "empty": creation.empty,
+    "full": creation.full,
+    "ones_like": creation.ones_like,
+    "zeros_like": creation.zeros_like,
+    "empty_like": creation.empty_like,
+    "full_like": creation.full_like,
+    "arange": creation.arange,
+    "linspace": creation.linspace,
+    "eye": creation.eye,
+    "FloatTensor": creation.legacy_constructor(dtypes.float32),
+    "DoubleTensor": creation.legacy_constructor(dtypes.float64),
+    "LongTensor": creation.legacy_constructor(dtypes.int64),
+    "IntTensor": creation.legacy_constructor(dtypes.int32),
+    "BoolTensor": creation.legacy_constructor(dtypes.bool_),
+    "rand": random.rand,
+    "randn": random.randn,
+    "randint": random.randint,
+    "rand_like": random.rand_like,
+    "randn_like": random.randn_like,
+    "manual_seed": random.manual_seed,
+    "seed": random.seed,
+    "no_grad": grad_mode.no_grad,
+    "enable_grad": grad_mode.enable_grad,
+    "set_grad_enabled": grad_mode.set_grad_enabled,
+    "is_grad_enabled": grad_mode.is_grad_enabled,
+    "inference_mode": grad_mode.inference_mode,
+    "set_printoptions": printing.set_printoptions,
+    "is_tensor": lambda obj: isinstance(obj, Tensor),
+    "numel": lambda t: t.numel(),
+})
+
+AUTOGRAD: dict[str, Any] = {
+    "grad": functional.grad,
+    "backward": functional.backward,
+    "Variable": creation.variable,
+}
+
+NN: dict[str, Any] = {"Parameter": Parameter}
+FUNCTIONAL: dict[str, Any] = {
+    "relu": functional.relu,
+    "sigmoid": functional.sigmoid,
+    "tanh": functional.tanh,
+    "softmax": functional.softmax,
+    "log_softmax": functional.log_softmax,
+    "mse_loss": functional.mse_loss,
+}
+OPTIM: dict[str, Any] = {}

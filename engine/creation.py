@@ -1,0 +1,257 @@
+"""Making tensors: torch.tensor, ones, zeros, arange, linspace, eye, full, the *_like forms."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from engine import budget, dtypes
+from engine.tensor import Tensor
+
+_NUMBER = (bool, int, float)
+
+
+def _infer(data: Any) -> tuple[tuple[int, ...], dtypes.DType]:
+    """Shape and PyTorch's inferred dtype of nested lists, refusing ragged or non-numbers.
+
+    Walks one element per level for the shape, then every leaf once, level by level, so a
+    list that repeats one huge sublist is refused by its size before it is walked in full.
+    """
+    shape: list[int] = []
+    probe = data
+    while isinstance(probe, (list, tuple)):
+        shape.append(len(probe))
+        if not probe:
+            break
+        probe = probe[0]
+    budget.check_shape(shape, 4)
+    level = [data]
+    for depth, size in enumerate(shape):
+        nxt: list[Any] = []
+        for item in level:
+            if not isinstance(item, (list, tuple)) or len(item) != size:
+                raise ValueError(f"expected sequence of length {size} at dim {depth} "
+                                 f"(got {len(item) if isinstance(item, (list, tuple)) else 0})")
+            nxt.extend(item)
+        level = nxt
+    kind = dtypes.bool_
+    for leaf in level:
+        if isinstance(leaf, Tensor):
+            if leaf.numel() != 1:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            leaf = leaf.item()
+        if isinstance(leaf, (list, tuple)):
+            raise ValueError(f"expected sequence of length {shape[-1] if shape else 0} at dim "
+                             f"{len(shape)} (got {len(leaf)})")
+        if not isinstance(leaf, _NUMBER):
+            raise TypeError(f"new(): invalid data type '{type(leaf).__name__}'")
+        if isinstance(leaf, float) and kind is not dtypes.float32:
+            kind = dtypes.float32
+        elif isinstance(leaf, int) and not isinstance(leaf, bool) and kind is dtypes.bool_:
+            kind = dtypes.int64
+    if not level and shape:
+        kind = dtypes.float32
+    return tuple(shape), kind
+
+
+def _scalarize(data: Any) -> Any:
+    if isinstance(data, Tensor):
+        return data.array.tolist()
+    if isinstance(data, (list, tuple)):
+        return [_scalarize(x) for x in data]
+    return data
+
+
+def array_from_data(data: Any, dtype: dtypes.DType | None) -> np.ndarray:
+    if isinstance(data, Tensor):
+        array = data.array.copy()
+        return array if dtype is None else array.astype(dtype.np)
+    data = _scalarize(data) if isinstance(data, (list, tuple)) else data
+    shape, inferred = _infer(data)
+    target = dtype or inferred
+    for leaf in _leaves(data):
+        if isinstance(leaf, int) and not isinstance(leaf, bool) and target.np.kind in "iu":
+            info = np.iinfo(target.np)
+            if not info.min <= leaf <= info.max:
+                raise RuntimeError(f"Overflow when unpacking long")
+    if isinstance(data, int) and not isinstance(data, bool) and abs(data) > 2**63:
+        raise RuntimeError("Overflow when unpacking long")
+    try:
+        return np.array(data, dtype=target.np).reshape(shape)
+    except OverflowError:
+        raise RuntimeError("Overflow when unpacking long") from None
+
+
+def _leaves(data: Any) -> list[Any]:
+    stack, out = [data], []
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            out.append(item)
+    return out
+
+
+def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
+    tensor = Tensor._wrap(array)
+    if requires_grad:
+        tensor.requires_grad_(True)
+    return tensor
+
+
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
+    target = None if dtype is None else dtypes.resolve(dtype)
+    array = array_from_data(data, target)
+    if requires_grad and not dtypes.of_array(array).is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+    return _finish(array, requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None) -> Tensor:
+    if isinstance(data, Tensor) and dtype is None:
+        return data
+    return tensor(data, dtype=dtype)
+
+
+def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, int) or isinstance(s, bool):
+            raise TypeError(f"size must be tuple of ints, but got {type(s).__name__}")
+    return tuple(size)
+
+
+def _filled(size: tuple[Any, ...], value: Any, dtype: Any, requires_grad: bool,
+            default: dtypes.DType | None = None) -> Tensor:
+    shape = _size(size)
+    target = dtypes.resolve(dtype) if dtype is not None else (default or dtypes.float32)
+    budget.check_shape(shape, target.itemsize)
+    if requires_grad and not target.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+    return _finish(np.full(shape, value, dtype=target.np), requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
+         ) -> Tensor:
+    return _filled(size, 1, dtype, requires_grad)
+
+
+def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
+          ) -> Tensor:
+    return _filled(size, 0, dtype, requires_grad)
+
+
+def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
+          ) -> Tensor:
+    return _filled(size, 0, dtype, requires_grad)
+
+
+def full(size: Any, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
+         device: Any = None) -> Tensor:
+    default = dtypes.of_python_scalar(fill_value) if dtype is None else None
+    return _filled((size,), fill_value, dtype, requires_grad, default)
+
+
+def _like(t: Tensor, value: Any, dtype: Any, requires_grad: bool) -> Tensor:
+    return _filled((t.shape_tuple,), value, dtype if dtype is not None else t.dtype,
+                   requires_grad)
+
+
+def ones_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+              ) -> Tensor:
+    return _like(t, 1, dtype, requires_grad)
+
+
+def zeros_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+               ) -> Tensor:
+    return _like(t, 0, dtype, requires_grad)
+
+
+def empty_like(t: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _like(t, 0, dtype, requires_grad)
+
+
+def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False
+              ) -> Tensor:
+    return _like(t, fill_value, dtype, requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
+           requires_grad: bool = False, device: Any = None) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    values = [_number(v) for v in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    count = max(0, math.ceil((values[1] - values[0]) / values[2]))
+    is_float = any(isinstance(v, float) for v in values)
+    target = dtypes.resolve(dtype) if dtype is not None else (
+        dtypes.float32 if is_float else dtypes.int64)
+    budget.check_shape((count,), target.itemsize)
+    if is_float or target.is_floating_point:
+        array = (values[0] + np.arange(count, dtype=np.float64) * values[2]).astype(target.np)
+    else:
+        array = np.arange(values[0], values[1], values[2], dtype=target.np)
+    return _finish(array, requires_grad)
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, Tensor):
+        return value.item()
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"arange(): argument must be Number, not {type(value).__name__}")
+    return value
+
+
+def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad: bool = False,
+             device: Any = None) -> Tensor:
+    start, end = _number(start), _number(end)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
+    budget.check_shape((steps,), target.itemsize)
+    # PyTorch computes each half from its own end, in the output dtype (bit-exact in float32).
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    index = np.arange(steps)
+    half = steps // 2
+    ftype = target.np if target.is_floating_point else np.float64
+    s, e, st = ftype.type(start), ftype.type(end), ftype.type(step)
+    array = np.where(index < half, s + st * index.astype(ftype),
+                     e - st * (steps - 1 - index).astype(ftype)).astype(target.np)
+    return _finish(array, requires_grad)
+
+
+def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False,
+        device: Any = None) -> Tensor:
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
+    budget.check_shape((n, m if m is not None else n), target.itemsize)
+    return _finish(np.eye(n, m, dtype=target.np), requires_grad)
+
+
+def legacy_constructor(dtype: dtypes.DType) -> Any:
+    """torch.FloatTensor / DoubleTensor / LongTensor: from data, or a shape of zeros."""
+
+    def construct(*args: Any) -> Tensor:
+        if len(args) == 1 and not isinstance(args[0], int):
+            return Tensor._wrap(array_from_data(args[0], dtype))
+        return _filled(args, 0, dtype, False)
+
+    construct.__name__ = dtype.legacy_name
+    return construct
+
+
+def variable(data: Tensor, requires_grad: bool = False, volatile: bool = False) -> Tensor:
+    """torch.autograd.Variable: since PyTorch 0.4 just the tensor, with requires_grad set."""
+    if not isinstance(data, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+    out = Tensor._wrap(data.array)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out

@@ -1,0 +1,119 @@
+"""PyTorch's dtypes over numpy's, and PyTorch's type-promotion rules."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class DType:
+    """`torch.float32` and friends: a name, a numpy dtype and a category."""
+
+    PUBLIC_ATTRS = frozenset({"is_floating_point", "itemsize", "is_complex", "is_signed"})
+
+    def __init__(self, name: str, np_dtype: type, legacy_name: str) -> None:
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.legacy_name = legacy_name  # torch.FloatTensor, as error messages spell it
+        self.is_floating_point = self.np.kind == "f"
+        self.is_complex = False
+        self.is_signed = self.np.kind in "fi"
+        self.itemsize = self.np.itemsize
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    @property
+    def category(self) -> int:
+        """0 bool, 1 integer, 2 floating point: the order in which PyTorch promotes."""
+        return 2 if self.is_floating_point else 0 if self.np.kind == "b" else 1
+
+
+float16 = DType("float16", np.float16, "HalfTensor")
+float32 = DType("float32", np.float32, "FloatTensor")
+float64 = DType("float64", np.float64, "DoubleTensor")
+int8 = DType("int8", np.int8, "CharTensor")
+uint8 = DType("uint8", np.uint8, "ByteTensor")
+int16 = DType("int16", np.int16, "ShortTensor")
+int32 = DType("int32", np.int32, "IntTensor")
+int64 = DType("int64", np.int64, "LongTensor")
+bool_ = DType("bool", np.bool_, "BoolTensor")
+
+ALL = (float16, float32, float64, int8, uint8, int16, int32, int64, bool_)
+_BY_NUMPY = {d.np: d for d in ALL}
+
+# The names torch binds to dtypes: torch.float, torch.double, torch.long, ...
+TORCH_NAMES: dict[str, DType] = {
+    "float16": float16, "half": float16,
+    "float32": float32, "float": float32,
+    "float64": float64, "double": float64,
+    "int8": int8, "uint8": uint8, "int16": int16, "short": int16,
+    "int32": int32, "int": int32,
+    "int64": int64, "long": int64,
+    "bool": bool_,
+}
+
+
+def default_float() -> DType:
+    return float32
+
+
+def of_array(array: np.ndarray) -> DType:
+    return _BY_NUMPY[array.dtype]
+
+
+def resolve(dtype: object) -> DType:
+    """Accept what torch accepts as `dtype=`: a torch dtype, or the python types float/int/bool."""
+    if isinstance(dtype, DType):
+        return dtype
+    if dtype is float:
+        return float64
+    if dtype is int:
+        return int64
+    if dtype is bool:
+        return bool_
+    raise TypeError(f"dtype must be torch.dtype, not {type(dtype).__name__}")
+
+
+def of_python_scalar(value: object) -> DType:
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    return default_float()
+
+
+def promote(a: DType, b: DType) -> DType:
+    """torch.promote_types for the dtypes we have."""
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    return _BY_NUMPY[np.promote_types(a.np, b.np)]
+
+
+def result_type(operands: list[tuple[DType, int]], scalars: list[object]) -> DType:
+    """PyTorch's result dtype: operands are (dtype, ndim) of tensors, scalars are python numbers.
+
+    Dimensioned tensors win over zero-dim tensors, which win over python scalars, unless a
+    lower-priority operand is of a higher category (bool < int < float): then its category
+    decides (a python float with an int tensor gives the default float dtype).
+    """
+    dim_result: DType | None = None
+    zero_dim_result: DType | None = None
+    for dtype, ndim in operands:
+        if ndim > 0:
+            dim_result = dtype if dim_result is None else promote(dim_result, dtype)
+        else:
+            zero_dim_result = dtype if zero_dim_result is None else promote(zero_dim_result, dtype)
+    result = dim_result
+    if zero_dim_result is not None:
+        if result is None or zero_dim_result.category > result.category:
+            result = zero_dim_result
+    for scalar in scalars:
+        scalar_type = of_python_scalar(scalar)
+        if result is None:
+            result = scalar_type
+        elif scalar_type.category > result.category:
+            result = float32 if scalar_type.category == 2 else scalar_type
+    assert result is not None
+    return result

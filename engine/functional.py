@@ -1,0 +1,517 @@
+"""The torch-level functions (`torch.add`, `torch.sum`, `t.mean(dim=0)` ...) over the ops.
+
+Argument handling that PyTorch does before an op runs (python scalars, `dim=` spellings,
+which grad_fn variant applies) lives here; the math and derivatives live in engine/ops/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes
+from engine.autograd import run_backward
+from engine.ops import arith, linalg, loss, pointwise, reduce
+from engine.ops.shape import (  # noqa: F401  (re-exported as torch functions)
+    cat,
+    chunk,
+    clone,
+    expand,
+    expand_as,
+    flatten,
+    permute,
+    repeat,
+    reshape,
+    reshape_as,
+    select,
+    split,
+    squeeze,
+    stack,
+    t,
+    transpose,
+    unbind,
+    unsqueeze,
+    view,
+    view_as,
+)
+from engine.tensor import Tensor, normalize_dim
+
+
+def _tensor(value: Any, name: str = "input") -> Tensor:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(value).__name__}")
+    return value
+
+
+# --- arithmetic ---------------------------------------------------------------------------------
+
+def add(a: Any, b: Any, alpha: Any = 1) -> Tensor:
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    return arith.Add.apply(a, arith.as_tensor_operand(b), alpha=alpha)
+
+
+def sub(a: Any, b: Any, alpha: Any = 1) -> Tensor:
+    if not isinstance(a, Tensor):
+        return rsub(b, a)
+    return arith.Sub.apply(a, arith.as_tensor_operand(b), alpha=alpha)
+
+
+def rsub(a: Tensor, b: Any) -> Tensor:
+    """`b - a` where b is a python number (a tensor b is an ordinary subtraction)."""
+    if isinstance(b, Tensor):
+        return arith.Sub.apply(b, a)
+    return arith.Rsub.apply(a, arith.as_tensor_operand(b))
+
+
+def mul(a: Any, b: Any) -> Tensor:
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    return arith.Mul.apply(a, arith.as_tensor_operand(b))
+
+
+multiply = mul
+
+
+def div(a: Any, b: Any, rounding_mode: str | None = None) -> Tensor:
+    if not isinstance(a, Tensor):
+        return rdiv(b, a)
+    return arith.Div.apply(a, arith.as_tensor_operand(b), rounding_mode=rounding_mode)
+
+
+divide = true_divide = div
+
+
+def rdiv(a: Tensor, b: Any) -> Tensor:
+    """`b / a` for a python number b: PyTorch computes reciprocal(a) * b."""
+    if isinstance(b, Tensor):
+        return div(b, a)
+    return mul(reciprocal(a), arith.as_tensor_operand(b))
+
+
+def floor_divide(a: Tensor, b: Any) -> Tensor:
+    return arith.Div.apply(a, arith.as_tensor_operand(b), rounding_mode="floor")
+
+
+def remainder(a: Tensor, b: Any) -> Tensor:
+    return sub(a, mul(floor_divide(a, b), b))
+
+
+def reciprocal(a: Tensor) -> Tensor:
+    return arith.Reciprocal.apply(a)
+
+
+def neg(a: Tensor) -> Tensor:
+    return arith.Neg.apply(_tensor(a, "neg"))
+
+
+negative = neg
+
+
+def pow(a: Any, exponent: Any) -> Tensor:  # noqa: A001 - torch.pow
+    if not isinstance(a, Tensor):
+        return rpow(exponent, a)
+    if isinstance(exponent, Tensor):
+        return arith.PowTensor.apply(a, exponent)
+    return arith.PowScalar.apply(a, exponent=arith.as_tensor_operand(exponent))
+
+
+def rpow(a: Tensor, base: Any) -> Tensor:
+    """`base ** a` for a python number base."""
+    return arith.RPow.apply(a, arith.as_tensor_operand(base))
+
+
+def square(a: Tensor) -> Tensor:
+    return pow(a, 2)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    a, b = _tensor(a, "matmul"), _tensor(b, "matmul")
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a.ndim}D and {b.ndim}D")
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(a, b)
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return mv(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return squeeze(mm(unsqueeze(a, 0), b), 0)
+    if b.ndim == 1:
+        return squeeze(linalg.BatchMatmul.apply(a, unsqueeze(b, 1)), -1)
+    return linalg.BatchMatmul.apply(a, b)
+
+
+def mm(a: Any, b: Any = None) -> Tensor:
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        got = ", ".join(type(x).__name__ for x in (a, b) if x is not None)
+        raise TypeError(f"mm() received an invalid combination of arguments - got ({got}), but "
+                        "expected one of:\n * (Tensor input, Tensor mat2, *, Tensor out = None)")
+    return linalg.Mm.apply(a, b)
+
+
+def mv(a: Tensor, v: Tensor) -> Tensor:
+    return linalg.Mv.apply(_tensor(a, "mv"), _tensor(v, "mv"))
+
+
+def dot(a: Tensor, b: Tensor) -> Tensor:
+    return linalg.Dot.apply(_tensor(a, "dot"), _tensor(b, "dot"))
+
+
+def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    return linalg.Addmm.apply(bias, a, b)
+
+
+# --- pointwise ----------------------------------------------------------------------------------
+
+def exp(a: Tensor) -> Tensor:
+    return pointwise.Exp.apply(_tensor(a, "exp"))
+
+
+def log(a: Tensor) -> Tensor:
+    return pointwise.Log.apply(_tensor(a, "log"))
+
+
+def sqrt(a: Tensor) -> Tensor:
+    return pointwise.Sqrt.apply(_tensor(a, "sqrt"))
+
+
+def rsqrt(a: Tensor) -> Tensor:
+    return reciprocal(sqrt(a))
+
+
+def sin(a: Tensor) -> Tensor:
+    return pointwise.Sin.apply(_tensor(a, "sin"))
+
+
+def cos(a: Tensor) -> Tensor:
+    return pointwise.Cos.apply(_tensor(a, "cos"))
+
+
+def tanh(a: Tensor) -> Tensor:
+    return pointwise.Tanh.apply(_tensor(a, "tanh"))
+
+
+def sigmoid(a: Tensor) -> Tensor:
+    return pointwise.Sigmoid.apply(_tensor(a, "sigmoid"))
+
+
+def relu(a: Tensor) -> Tensor:
+    return pointwise.Relu.apply(_tensor(a, "relu"))
+
+
+def abs(a: Tensor) -> Tensor:  # noqa: A001 - torch.abs
+    return pointwise.Abs.apply(_tensor(a, "abs"))
+
+
+def sign(a: Tensor) -> Tensor:
+    return pointwise.Sign.apply(a)
+
+
+def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = a
+        if min is not None:
+            out = maximum(out, min if isinstance(min, Tensor) else full_like(a, min))
+        if max is not None:
+            out = minimum(out, max if isinstance(max, Tensor) else full_like(a, max))
+        return out
+    return pointwise.Clamp.apply(_tensor(a, "clamp"), low=min, high=max)
+
+
+clip = clamp
+
+
+def clamp_min(a: Tensor, min: Any) -> Tensor:  # noqa: A002
+    return pointwise.ClampMin.apply(a, low=min)
+
+
+def clamp_max(a: Tensor, max: Any) -> Tensor:  # noqa: A002
+    return pointwise.ClampMax.apply(a, high=max)
+
+
+def full_like(a: Tensor, value: Any) -> Tensor:
+    return Tensor._wrap(np.full(a.shape_tuple, value, dtype=a.array.dtype))
+
+
+# --- reductions ---------------------------------------------------------------------------------
+
+def _dim_arg(dim: Any, axis: Any) -> Any:
+    return axis if dim is None else dim
+
+
+def sum(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: Any = None,  # noqa: A001
+        axis: Any = None) -> Tensor:
+    dim = _dim_arg(dim, axis)
+    np_dtype = None if dtype is None else dtypes.resolve(dtype).np
+    if dim is None:
+        return reduce.Sum.apply(_tensor(a, "sum"), dtype=np_dtype)
+    dims = reduce._dims(dim, a.ndim)
+    return reduce.SumDim.apply(a, dims=dims, keepdim=keepdim, dtype=np_dtype)
+
+
+def mean(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: Any = None,
+         axis: Any = None) -> Tensor:
+    dim = _dim_arg(dim, axis)
+    np_dtype = None if dtype is None else dtypes.resolve(dtype).np
+    if dim is None:
+        return reduce.Mean.apply(_tensor(a, "mean"), dtype=np_dtype)
+    dims = reduce._dims(dim, a.ndim)
+    return reduce.MeanDim.apply(a, dims=dims, keepdim=keepdim, dtype=np_dtype)
+
+
+def prod(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        return reduce.Prod.apply(_tensor(a, "prod"))
+    return reduce.ProdDim.apply(a, dim=normalize_dim(dim, a.ndim), keepdim=keepdim)
+
+
+class ReturnTypes(tuple):  # type: ignore[type-arg]
+    """`torch.return_types.max(values=..., indices=...)`: a named pair."""
+
+    PUBLIC_ATTRS = frozenset({"values", "indices"})
+    kind = "max"
+
+    @property
+    def values(self) -> Tensor:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def indices(self) -> Tensor:
+        return self[1]  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return (f"torch.return_types.{self.kind}(\nvalues={self[0]!r},\nindices={self[1]!r})")
+
+
+def _extreme(a: Tensor, dim: Any, keepdim: bool, other: Any, is_max: bool) -> Any:
+    if isinstance(dim, Tensor) and other is None:
+        other, dim = dim, None
+    if other is not None:
+        return maximum(a, other) if is_max else minimum(a, other)
+    if dim is None:
+        return (reduce.MaxAll if is_max else reduce.MinAll).apply(_tensor(a))
+    d = normalize_dim(dim, a.ndim)
+    values = (reduce.MaxDim if is_max else reduce.MinDim).apply(a, dim=d, keepdim=keepdim)
+    fn = values.grad_fn
+    indices_array = (fn.indices if fn is not None and hasattr(fn, "indices") else
+                     (np.argmax if is_max else np.argmin)(a.array, axis=d, keepdims=True)
+                     if a.ndim else np.zeros((), dtype=np.int64))
+    if a.ndim and not keepdim:
+        indices_array = np.squeeze(indices_array, axis=d)
+    result = ReturnTypes((values, Tensor._wrap(np.asarray(indices_array, dtype=np.int64))))
+    result.kind = "max" if is_max else "min"
+    return result
+
+
+def max(a: Tensor, dim: Any = None, keepdim: bool = False, other: Any = None) -> Any:  # noqa: A001
+    return _extreme(a, dim, keepdim, other, True)
+
+
+def min(a: Tensor, dim: Any = None, keepdim: bool = False, other: Any = None) -> Any:  # noqa: A001
+    return _extreme(a, dim, keepdim, other, False)
+
+
+def maximum(a: Tensor, b: Tensor) -> Tensor:
+    return reduce.Maximum.apply(a, b)
+
+
+def minimum(a: Tensor, b: Tensor) -> Tensor:
+    return reduce.Minimum.apply(a, b)
+
+
+def argmax(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        return Tensor._wrap(np.asarray(np.argmax(a.array), dtype=np.int64))
+    return Tensor._wrap(np.argmax(a.array, axis=normalize_dim(dim, a.ndim), keepdims=keepdim))
+
+
+def argmin(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        return Tensor._wrap(np.asarray(np.argmin(a.array), dtype=np.int64))
+    return Tensor._wrap(np.argmin(a.array, axis=normalize_dim(dim, a.ndim), keepdims=keepdim))
+
+
+def softmax(a: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    if dim is None:
+        dim = 0 if a.ndim in (0, 1, 3) else 1  # PyTorch's legacy implicit choice
+    return reduce.Softmax.apply(a, dim=normalize_dim(dim, a.ndim))
+
+
+def log_softmax(a: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    if dim is None:
+        dim = 0 if a.ndim in (0, 1, 3) else 1
+    return reduce.LogSoftmax.apply(a, dim=normalize_dim(dim, a.ndim))
+
+
+def norm(a: Tensor, p: Any = 2, dim: Any = None, keepdim: bool = False) -> Tensor:
+    return pow(sum(pow(abs(a) if p % 2 else a, p), dim=dim, keepdim=keepdim), 1.0 / p)
+
+
+def mse_loss(a: Tensor, b: Tensor, reduction: str = "mean") -> Tensor:
+    return loss.MseLoss.apply(a, b, reduction=reduction)
+
+
+# --- comparisons (not differentiable) ----------------------------------------------------------
+
+def _compare(a: Any, b: Any, op: Any) -> Tensor:
+    left = a.array if isinstance(a, Tensor) else a
+    right = b.array if isinstance(b, Tensor) else b
+    return Tensor._wrap(np.asarray(op(left, right)))
+
+
+def eq(a: Any, b: Any) -> Tensor:
+    return _compare(a, b, np.equal)
+
+
+def ne(a: Any, b: Any) -> Tensor:
+    return _compare(a, b, np.not_equal)
+
+
+def lt(a: Any, b: Any) -> Tensor:
+    return _compare(a, b, np.less)
+
+
+def le(a: Any, b: Any) -> Tensor:
+    return _compare(a, b, np.less_equal)
+
+
+def gt(a: Any, b: Any) -> Tensor:
+    return _compare(a, b, np.greater)
+
+
+def ge(a: Any, b: Any) -> Tensor:
+    return _compare(a, b, np.greater_equal)
+
+
+def logical_and(a: Any, b: Any) -> Tensor:
+    return _compare(a, b, np.logical_and)
+
+
+def logical_or(a: Any, b: Any) -> Tensor:
+    return _compare(a, b, np.logical_or)
+
+
+def logical_not(a: Tensor) -> Tensor:
+    return Tensor._wrap(np.logical_not(a.array) if a.array.dtype == np.bool_ else ~a.array)
+
+
+def isnan(a: Tensor) -> Tensor:
+    return Tensor._wrap(np.isnan(a.array))
+
+
+def isinf(a: Tensor) -> Tensor:
+    return Tensor._wrap(np.isinf(a.array))
+
+
+def equal(a: Tensor, b: Tensor) -> bool:
+    return a.shape_tuple == b.shape_tuple and bool(np.array_equal(a.array, b.array))
+
+
+def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
+    return bool(np.allclose(a.array, b.array, rtol=rtol, atol=atol))
+
+
+def any(a: Tensor) -> Tensor:  # noqa: A001
+    return Tensor._wrap(np.asarray(np.any(a.array)))
+
+
+def all(a: Tensor) -> Tensor:  # noqa: A001
+    return Tensor._wrap(np.asarray(np.all(a.array)))
+
+
+def where(condition: Tensor, a: Any, b: Any) -> Tensor:
+    """where(c, a, b) = a * c + b * (1 - c), built from differentiable pieces."""
+    mask = condition.array.astype(bool)
+    a_t = a if isinstance(a, Tensor) else None
+    b_t = b if isinstance(b, Tensor) else None
+    like = a_t if a_t is not None else b_t
+    dtype = like.array.dtype if like is not None else np.float32
+    keep = Tensor._wrap(mask.astype(dtype))
+    drop = Tensor._wrap((~mask).astype(dtype))
+    left = mul(a_t, keep) if a_t is not None else Tensor._wrap(np.where(mask, a, 0).astype(dtype))
+    right = mul(b_t, drop) if b_t is not None else Tensor._wrap(
+        np.where(mask, 0, b).astype(dtype))
+    return add(left, right)
+
+
+# --- autograd -----------------------------------------------------------------------------------
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _default_grads(outputs: Sequence[Tensor], grads: Sequence[Any] | None,
+                   create_graph: bool) -> list[Tensor]:
+    result = []
+    for index, output in enumerate(outputs):
+        grad = grads[index] if grads is not None and index < len(grads) else None
+        if grad is None:
+            if output.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not output.dtype.is_floating_point:
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs "
+                                   f"but got {output.dtype}")
+            grad = Tensor._wrap(np.ones(output.shape_tuple, dtype=output.array.dtype))
+        elif not isinstance(grad, Tensor):
+            grad = Tensor._wrap(np.asarray(grad, dtype=output.array.dtype))
+        elif grad.shape_tuple != output.shape_tuple:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{index}] has a shape of "
+                               f"{grad.shape} and output[{index}] has a shape of "
+                               f"{output.shape}.")
+        result.append(grad)
+    return result
+
+
+def _check_outputs(outputs: Sequence[Tensor]) -> None:
+    for index, output in enumerate(outputs):
+        if not isinstance(output, Tensor):
+            raise TypeError(f"expected Tensor as element {index} in argument 0, but got "
+                            f"{type(output).__name__}")
+        if not output.requires_grad:
+            raise RuntimeError(f"element {index} of tensors does not require grad and does not "
+                               "have a grad_fn")
+
+
+def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs: Any = None) -> None:
+    outputs = _as_list(tensors)
+    _check_outputs(outputs)
+    grads = _default_grads(outputs, _as_list(grad_tensors) or None, create_graph)
+    if retain_graph is None:
+        retain_graph = create_graph
+    input_list = _as_list(inputs) if inputs is not None else None
+    if input_list is not None and not input_list:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    run_backward(outputs, grads, retain_graph, create_graph, inputs=input_list)
+
+
+def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
+         create_graph: bool = False, allow_unused: bool | None = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple[Any, ...]:
+    output_list = _as_list(outputs)
+    input_list = _as_list(inputs)
+    _check_outputs(output_list)
+    for index, tensor in enumerate(input_list):
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"expected Tensor as element {index} in argument 1, but got "
+                            f"{type(tensor).__name__}")
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _default_grads(output_list, _as_list(grad_outputs) or None, create_graph)
+    if retain_graph is None:
+        retain_graph = create_graph
+    results = run_backward(output_list, grads, retain_graph, create_graph, inputs=input_list,
+                           capture=True, allow_unused=bool(allow_unused) or materialize_grads)
+    if materialize_grads:
+        results = [Tensor._wrap(np.zeros(t.shape_tuple, dtype=t.array.dtype)) if r is None
+                   else r for r, t in zip(results, input_list)]
+    if not create_graph:
+        results = [None if r is None else r.detach() for r in results]
+    return tuple(results)

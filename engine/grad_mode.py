@@ -1,0 +1,57 @@
+"""Grad mode: whether ops record the graph. One flag, checked once per op in Function.apply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_state = {"enabled": True}
+
+
+def is_grad_enabled() -> bool:
+    return _state["enabled"]
+
+
+def _set(mode: bool) -> None:
+    _state["enabled"] = bool(mode)
+
+
+class _GradMode:
+    """A context manager that sets grad mode on entry and restores the previous mode on exit."""
+
+    PUBLIC_ATTRS = frozenset()
+    mode = True
+
+    def __enter__(self) -> None:
+        self.previous = is_grad_enabled()
+        _set(self.mode)
+
+    def __exit__(self, *exc: Any) -> None:
+        _set(self.previous)
+
+
+class no_grad(_GradMode):  # noqa: N801 - PyTorch's name
+    mode = False
+
+
+class enable_grad(_GradMode):  # noqa: N801 - PyTorch's name
+    mode = True
+
+
+class set_grad_enabled(_GradMode):  # noqa: N801 - PyTorch's name
+    """Like PyTorch: takes effect when called (also as a plain function), restored on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        self.previous = is_grad_enabled()
+        self.mode = bool(mode)
+        _set(self.mode)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: Any) -> None:
+        _set(self.previous)
+
+
+class inference_mode(no_grad):  # noqa: N801 - PyTorch's name
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = not mode

@@ -1,0 +1,2 @@
+"""The ops: each a `Function` with its forward (numpy), its backward (Tensors) and its
+PyTorch grad_fn name, side by side. `engine.functional` is the torch-level front over them."""

@@ -1,0 +1,191 @@
+"""Elementwise arithmetic: + - * / ** and negation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.autograd import Function
+from engine.tensor import Tensor
+
+
+def _needs_other(needs: tuple[bool, ...], index: int) -> bool:
+    return len(needs) > 1 and needs[1 - index]
+
+
+class Add(Function):
+    grad_fn_name = "AddBackward0"
+    promotes = True
+    counts_scalars = True
+
+    def forward(self, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
+        self.alpha = alpha
+        return a + b if alpha == 1 else a + b * alpha
+
+    def backward(self, grad, inputs, output):
+        return grad, grad if self.alpha == 1 else grad * self.alpha
+
+
+class Sub(Function):
+    grad_fn_name = "SubBackward0"
+    promotes = True
+    counts_scalars = True
+
+    def forward(self, a: np.ndarray, b: np.ndarray, alpha: Any = 1) -> np.ndarray:
+        if a.dtype == np.bool_:
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                               "supported. Use the `^` or `logical_xor()` operator instead.")
+        self.alpha = alpha
+        return a - b if alpha == 1 else a - b * alpha
+
+    def backward(self, grad, inputs, output):
+        return grad, -grad if self.alpha == 1 else grad * -self.alpha
+
+
+class Rsub(Function):
+    """`scalar - tensor`: PyTorch records it as RsubBackward1 with the tensor as only input."""
+
+    grad_fn_name = "RsubBackward1"
+    promotes = True
+
+    def forward(self, a: np.ndarray, scalar: np.ndarray) -> np.ndarray:
+        return scalar - a
+
+    def backward(self, grad, inputs, output):
+        return (-grad, None)
+
+
+class Mul(Function):
+    grad_fn_name = "MulBackward0"
+    promotes = True
+    counts_scalars = True
+
+    def saved_indices(self, needs: tuple[bool, ...]) -> tuple[int, ...]:
+        # grad of a needs b and vice versa: only what a needed gradient reads is kept.
+        return tuple(i for i in (0, 1) if needs[1 - i])
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return a * b
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        return (grad * b if self.needs[0] else None, grad * a if self.needs[1] else None)
+
+
+class Div(Function):
+    grad_fn_name = "DivBackward0"
+    promotes = True
+    counts_scalars = True
+
+    def saved_indices(self, needs: tuple[bool, ...]) -> tuple[int, ...]:
+        return (0, 1) if needs[1] else (1,)
+
+    def forward(self, a: np.ndarray, b: np.ndarray, rounding_mode: str | None = None
+                ) -> np.ndarray:
+        if rounding_mode == "floor":
+            return np.floor_divide(a, b)
+        if rounding_mode == "trunc":
+            return np.trunc(a / b).astype(np.result_type(a, b))
+        if a.dtype.kind in "iub":
+            return np.true_divide(a, b).astype(np.float32)
+        return a / b
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        return (grad / b if self.needs[0] else None,
+                -grad * a / (b * b) if self.needs[1] else None)
+
+
+class Reciprocal(Function):
+    grad_fn_name = "ReciprocalBackward0"
+    saves_output = True
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return 1 / (a if a.dtype.kind == "f" else a.astype(np.float32))
+
+    def backward(self, grad, inputs, output):
+        return (-grad * output * output,)
+
+
+class Neg(Function):
+    grad_fn_name = "NegBackward0"
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        if a.dtype == np.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or "
+                               "`logical_not()` operator instead.")
+        return -a
+
+    def backward(self, grad, inputs, output):
+        return (-grad,)
+
+
+class PowScalar(Function):
+    """`tensor ** number`."""
+
+    grad_fn_name = "PowBackward0"
+    saves = (0,)
+
+    def forward(self, a: np.ndarray, exponent: Any) -> np.ndarray:
+        self.exponent = exponent
+        if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if a.dtype.kind in "iub" and isinstance(exponent, float):
+            a = a.astype(np.float32)
+        return np.power(a, np.asarray(exponent, dtype=a.dtype))
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        if self.exponent == 0:
+            return (grad * 0,)
+        return (grad * self.exponent * a ** (self.exponent - 1),)
+
+
+class PowTensor(Function):
+    """`tensor ** tensor`."""
+
+    grad_fn_name = "PowBackward1"
+    promotes = True
+    saves = (0, 1)
+    saves_output = True
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.power(a, b)
+
+    def backward(self, grad, inputs, output):
+        from engine import functional as F
+
+        a, b = inputs
+        grad_a = grad * b * a ** (b - 1) if self.needs[0] else None
+        grad_b = None
+        if self.needs[1]:
+            # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0.
+            grad_b = grad * F.where(F.logical_and(a == 0, b >= 0), 0.0, output * F.log(a))
+        return grad_a, grad_b
+
+
+class RPow(Function):
+    """`number ** tensor`."""
+
+    grad_fn_name = "PowBackward2"
+    saves_output = True
+
+    def forward(self, exponent: np.ndarray, base: Any) -> np.ndarray:
+        self.base = base
+        if exponent.dtype.kind in "iub" and isinstance(base, float):
+            exponent = exponent.astype(np.float32)
+        return np.power(np.asarray(base, dtype=exponent.dtype), exponent)
+
+    def backward(self, grad, inputs, output):
+        if self.base == 0:
+            return (grad * 0,)
+        return (grad * output * float(np.log(self.base)),)
+
+
+def as_tensor_operand(value: Any) -> Any:
+    """Python numbers stay numbers (PyTorch's wrapped scalars); anything else must be a tensor."""
+    if isinstance(value, (Tensor, bool, int, float)):
+        return value
+    raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(value).__name__}'")

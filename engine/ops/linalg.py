@@ -1,0 +1,131 @@
+"""Matrix products: mm, mv, dot, matmul (with batch broadcasting) and addmm."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.autograd import Function
+
+
+def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
+    if a.dtype != b.dtype:
+        from engine import dtypes
+
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_c_name(dtypes.of_array(a).name)} != "
+                           f"{_c_name(dtypes.of_array(b).name)}")
+
+
+def _c_name(name: str) -> str:
+    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+            "bool": "bool"}.get(name, name)
+
+
+class Mm(Function):
+    grad_fn_name = "MmBackward0"
+
+    def saved_indices(self, needs):
+        return tuple(i for i in (0, 1) if needs[1 - i])
+
+    def forward(self, a, b):
+        if a.ndim != 2:
+            raise RuntimeError(f"self must be a matrix")
+        if b.ndim != 2:
+            raise RuntimeError(f"mat2 must be a matrix")
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                               f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
+        _check_dtypes(a, b)
+        return a @ b
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        return (grad.mm(b.t()) if self.needs[0] else None,
+                a.t().mm(grad) if self.needs[1] else None)
+
+
+class Mv(Function):
+    grad_fn_name = "MvBackward0"
+
+    def saved_indices(self, needs):
+        return tuple(i for i in (0, 1) if needs[1 - i])
+
+    def forward(self, a, v):
+        if a.ndim != 2 or v.ndim != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+        if a.shape[1] != v.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x"
+                               f"{a.shape[1]}), vec ({v.shape[0]})")
+        _check_dtypes(a, v)
+        return a @ v
+
+    def backward(self, grad, inputs, output):
+        a, v = inputs
+        return (grad.unsqueeze(1) * v.unsqueeze(0) if self.needs[0] else None,
+                a.t().mv(grad) if self.needs[1] else None)
+
+
+class Dot(Function):
+    grad_fn_name = "DotBackward0"
+
+    def saved_indices(self, needs):
+        return tuple(i for i in (0, 1) if needs[1 - i])
+
+    def forward(self, a, b):
+        if a.ndim != 1 or b.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+        if a.shape[0] != b.shape[0]:
+            raise RuntimeError("inconsistent tensor size, expected tensor [{}] and src [{}] to "
+                               "have the same number of elements, but got {} and {} elements "
+                               "respectively".format(a.shape[0], b.shape[0], a.shape[0],
+                                                     b.shape[0]))
+        _check_dtypes(a, b)
+        return np.dot(a, b)
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        return (grad * b if self.needs[0] else None, grad * a if self.needs[1] else None)
+
+
+class BatchMatmul(Function):
+    """matmul with batch dims; PyTorch shows the fold-into-mm result as UnsafeViewBackward0."""
+
+    grad_fn_name = "UnsafeViewBackward0"
+
+    def saved_indices(self, needs):
+        return tuple(i for i in (0, 1) if needs[1 - i])
+
+    def forward(self, a, b):
+        _check_dtypes(a, b)
+        try:
+            return np.matmul(a, b)
+        except ValueError:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{a.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, "
+                               f"{b.shape[-2]}].") from None
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        return (grad.matmul(b.transpose(-1, -2)) if self.needs[0] else None,
+                a.transpose(-1, -2).matmul(grad) if self.needs[1] else None)
+
+
+class Addmm(Function):
+    """bias + a @ b, the node nn.Linear makes for a 2-D input."""
+
+    grad_fn_name = "AddmmBackward0"
+
+    def saved_indices(self, needs):
+        return tuple(i for i in (1, 2) if needs[3 - i])
+
+    def forward(self, bias, a, b):
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                               f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
+        _check_dtypes(a, b)
+        return bias + a @ b
+
+    def backward(self, grad, inputs, output):
+        _, a, b = inputs
+        return (grad, grad.mm(b.t()) if self.needs[1] else None,
+                a.t().mm(grad) if self.needs[2] else None)

@@ -1,0 +1,222 @@
+"""Reductions (sum, mean, prod, max, min) and the softmax family, with `dim` and `keepdim`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.autograd import Function
+from engine.tensor import Tensor, normalize_dim
+
+
+def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    return tuple(sorted(normalize_dim(d, ndim) for d in dims))
+
+
+def _restore(grad: Tensor, input_shape: tuple[int, ...], dims: tuple[int, ...] | None,
+             keepdim: bool) -> Tensor:
+    """Broadcastable form of a reduced gradient: put the reduced dims back as size 1."""
+    if dims is None or keepdim:
+        return grad
+    shape = list(grad.shape_tuple)
+    for d in dims:
+        shape.insert(d, 1)
+    return grad.reshape(shape) if input_shape else grad
+
+
+class Sum(Function):
+    grad_fn_name = "SumBackward0"
+
+    def forward(self, a, dims=None, keepdim=False, dtype=None):
+        self.input_shape, self.dims, self.keepdim = a.shape, dims, keepdim
+        if dtype is not None:
+            a = a.astype(dtype)
+        elif a.dtype.kind in "biu":
+            a = a.astype(np.int64)
+        return np.sum(a, axis=dims, keepdims=keepdim)
+
+    def backward(self, grad, inputs, output):
+        return (_restore(grad, self.input_shape, self.dims, self.keepdim)
+                .expand(self.input_shape),)
+
+
+class SumDim(Sum):
+    grad_fn_name = "SumBackward1"
+
+
+class Mean(Function):
+    grad_fn_name = "MeanBackward0"
+
+    def forward(self, a, dims=None, keepdim=False, dtype=None):
+        if dtype is not None:
+            a = a.astype(dtype)
+        if a.dtype.kind != "f":
+            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either "
+                               "a floating point or complex dtype. Got: "
+                               f"{_type_word(a.dtype)}")
+        self.input_shape, self.dims, self.keepdim = a.shape, dims, keepdim
+        count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+        self.count = count
+        return np.mean(a, axis=dims, keepdims=keepdim) if count else np.full(
+            np.sum(a, axis=dims, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
+
+    def backward(self, grad, inputs, output):
+        return (_restore(grad, self.input_shape, self.dims, self.keepdim)
+                .expand(self.input_shape) / self.count,)
+
+
+class MeanDim(Mean):
+    grad_fn_name = "MeanBackward1"
+
+
+def _type_word(dtype: np.dtype) -> str:
+    return {"i": "Long", "b": "Bool", "u": "Byte", "f": "Float"}[dtype.kind]
+
+
+class Prod(Function):
+    grad_fn_name = "ProdBackward0"
+    saves = (0,)
+    saves_output = True
+
+    def forward(self, a, dim=None, keepdim=False):
+        self.dim, self.keepdim, self.input_shape = dim, keepdim, a.shape
+        if a.dtype.kind in "biu":
+            a = a.astype(np.int64)
+        return np.prod(a, axis=dim, keepdims=keepdim)
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        dims = None if self.dim is None else (self.dim,)
+        grad = _restore(grad, self.input_shape, dims, self.keepdim)
+        out = _restore(output, self.input_shape, dims, self.keepdim)
+        if not (a.array == 0).any():
+            return (grad * out / a,)
+        # With zeros, out / a is undefined: use the product of the other elements instead.
+        others = _product_of_others(a.array, self.dim)
+        return (grad * Tensor._wrap(others),)
+
+
+class ProdDim(Prod):
+    grad_fn_name = "ProdBackward1"
+
+
+def _product_of_others(a: np.ndarray, dim: int | None) -> np.ndarray:
+    """For each element, the product of the other elements along `dim` (all, if None)."""
+    flat = a.reshape(-1) if dim is None else np.moveaxis(a, dim, -1)
+    left = np.cumprod(np.concatenate([np.ones_like(flat[..., :1]), flat[..., :-1]], -1), -1)
+    right = np.flip(np.cumprod(np.concatenate(
+        [np.ones_like(flat[..., :1]), np.flip(flat, -1)[..., :-1]], -1), -1), -1)
+    result = left * right
+    return result.reshape(a.shape) if dim is None else np.moveaxis(result, -1, dim)
+
+
+class MaxAll(Function):
+    """max()/min() over all elements: the gradient is shared evenly among ties (PyTorch's rule)."""
+
+    grad_fn_name = "MaxBackward1"
+    saves = (0,)
+    saves_output = True
+    reduce = staticmethod(np.max)
+
+    def forward(self, a):
+        if a.size == 0:
+            raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() "
+                               "== 0. Specify the reduction dim with the 'dim' argument.")
+        return self.reduce(a)
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        mask = (a.array == output.array) | (np.isnan(a.array) & np.isnan(output.array))
+        share = Tensor._wrap((mask / mask.sum()).astype(a.array.dtype))
+        return (grad * share,)
+
+
+class MinAll(MaxAll):
+    grad_fn_name = "MinBackward1"
+    reduce = staticmethod(np.min)
+
+
+class MaxDim(Function):
+    """max(dim)/min(dim): values; the gradient goes to the index returned (the first extreme)."""
+
+    grad_fn_name = "MaxBackward0"
+    arg = staticmethod(np.argmax)
+
+    def forward(self, a, dim, keepdim=False):
+        self.dim, self.keepdim, self.input_shape = dim, keepdim, a.shape
+        if a.ndim == 0:
+            self.indices = np.zeros((), dtype=np.int64)
+            return a.copy()
+        self.indices = self.arg(a, axis=dim, keepdims=True)
+        values = np.take_along_axis(a, self.indices, axis=dim)
+        if not keepdim:
+            values = np.squeeze(values, axis=dim)
+        return values
+
+    def backward(self, grad, inputs, output):
+        grad = _restore(grad, self.input_shape, (self.dim,), self.keepdim)
+        if not self.input_shape:
+            return (grad,)
+        mask = np.zeros(self.input_shape, dtype=grad.array.dtype)
+        np.put_along_axis(mask, self.indices, 1, axis=self.dim)
+        return (grad.expand(self.input_shape) * Tensor._wrap(mask),)
+
+
+class MinDim(MaxDim):
+    grad_fn_name = "MinBackward0"
+    arg = staticmethod(np.argmin)
+
+
+class Maximum(Function):
+    """Elementwise max(a, b): on ties each side gets half the gradient."""
+
+    grad_fn_name = "MaximumBackward0"
+    promotes = True
+    saves = (0, 1)
+    pick = staticmethod(np.maximum)
+
+    def forward(self, a, b):
+        return self.pick(a, b)
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        wins = self.pick(a.array, b.array) == a.array
+        ties = a.array == b.array
+        share_a = np.where(ties, 0.5, wins.astype(float)).astype(grad.array.dtype)
+        return grad * Tensor._wrap(share_a), grad * Tensor._wrap(
+            (1 - share_a).astype(grad.array.dtype))
+
+
+class Minimum(Maximum):
+    grad_fn_name = "MinimumBackward0"
+    pick = staticmethod(np.minimum)
+
+
+class Softmax(Function):
+    grad_fn_name = "SoftmaxBackward0"
+    saves_output = True
+
+    def forward(self, a, dim):
+        self.dim = dim
+        a = a if a.dtype.kind == "f" else a.astype(np.float32)
+        shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
+        return shifted / shifted.sum(axis=dim, keepdims=True)
+
+    def backward(self, grad, inputs, output):
+        return (output * (grad - (grad * output).sum(self.dim, keepdim=True)),)
+
+
+class LogSoftmax(Function):
+    grad_fn_name = "LogSoftmaxBackward0"
+    saves_output = True
+
+    def forward(self, a, dim):
+        self.dim = dim
+        a = a if a.dtype.kind == "f" else a.astype(np.float32)
+        shifted = a - np.max(a, axis=dim, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+    def backward(self, grad, inputs, output):
+        return (grad - output.exp() * grad.sum(self.dim, keepdim=True),)
