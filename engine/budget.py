@@ -9,6 +9,8 @@ import math
 from collections.abc import Sequence
 
 limits = {"max_elements": 100_000_000, "max_bytes": 1 << 30}
+_LARGE = 1 << 20  # allocations from this size on are checked against the total budget
+_baseline: list[int] = []
 
 
 class LimitError(RuntimeError):
@@ -31,3 +33,26 @@ def check_shape(shape: Sequence[int], itemsize: int) -> None:
     if elements * itemsize > limits["max_bytes"]:
         raise LimitError(f"tensor of shape {list(shape)} needs {elements * itemsize} bytes, more "
                          f"than the limit of {limits['max_bytes']} bytes", "--max-memory")
+    if elements * itemsize >= _LARGE:
+        _check_total(elements * itemsize)
+
+
+def resident_bytes() -> int:
+    """This process's resident memory (Linux), or 0 where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * 4096
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _check_total(new_bytes: int) -> None:
+    """All live tensors together stay within max_bytes: measured as growth of resident memory
+    since the first large allocation, which counts every array numpy holds, freed ones not."""
+    resident = resident_bytes()
+    if not _baseline:
+        _baseline.append(resident)
+    in_use = resident - _baseline[0]
+    if in_use + new_bytes > limits["max_bytes"]:
+        raise LimitError(f"tensors would use {in_use + new_bytes} bytes in total, more than the "
+                         f"limit of {limits['max_bytes']} bytes", "--max-memory")

@@ -1,0 +1,165 @@
+"""The `agraph` command line: thin typer commands over the language, the engine and renderers.
+
+Exit codes (docs/architecture.md, ../shared/design.md): 0 the program ran to its end,
+1 the program is wrong (or a limit was hit), 2 the command line is wrong, 3 an external tool
+that the requested output needs (Graphviz `dot`) is missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import sys
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from autograd_cli.limits import Limits, option_name
+
+app = typer.Typer(
+    name="agraph",
+    help="Run PyTorch-style autograd programs on agraph's own engine and see the graph they "
+    "build.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+FileArg = Annotated[str, typer.Argument(help="The .expr program, or - to read it from stdin.",
+                                        show_default=False)]
+
+
+class Format(str, Enum):
+    svg = "svg"
+    png = "png"
+    pdf = "pdf"
+    dot = "dot"
+    json = "json"
+    mermaid = "mermaid"
+
+
+class View(str, Enum):
+    forward = "forward"
+    backward = "backward"
+
+
+class Rankdir(str, Enum):
+    TB = "TB"
+    LR = "LR"
+
+
+def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Give a command one `--max-...` option per field of `Limits`, handed over as `limits=`."""
+    defaults = Limits()
+    fields = dataclasses.fields(Limits)
+    extra = [
+        inspect.Parameter(
+            field.name, inspect.Parameter.KEYWORD_ONLY,
+            annotation=Annotated[float if field.type in ("float", float) else int,  # type: ignore
+                                 typer.Option(option_name(field.name),
+                                              help=f"Limit: {field.name.replace('_', ' ')}.",
+                                              rich_help_panel="Limits", show_default=True)],
+            default=getattr(defaults, field.name))
+        for field in fields
+    ]
+    signature = inspect.signature(command)
+    params = [p for p in signature.parameters.values() if p.name != "limits"]
+
+    def wrapper(**kwargs: Any) -> Any:
+        values = {f.name: kwargs.pop(f.name) for f in fields}
+        return command(limits=Limits(**values), **kwargs)
+
+    wrapper.__signature__ = signature.replace(parameters=params + extra)  # type: ignore
+    wrapper.__doc__ = command.__doc__
+    wrapper.__name__ = command.__name__
+    return wrapper
+
+
+@app.command()
+@with_limits
+def run(
+    file: FileArg,
+    json_output: Annotated[bool, typer.Option("--json", help="Write one JSON object (the "
+                                              "program's output, error, tensors, graph).")
+                           ] = False,
+    table: Annotated[bool, typer.Option("--table/--no-table", help="Show the table of the "
+                                        "program's tensors after it ran.")] = True,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Also render the graph to this SVG "
+                                             "file.", show_default=False)] = None,
+    *,
+    limits: Limits,
+) -> None:
+    """Run a program: print what it prints, then a table of its tensors.
+
+    Example: agraph run samples/leaf_nodes.expr
+    """
+    from autograd_cli import commands
+
+    raise typer.Exit(commands.run(file, limits=limits, json_output=json_output, table=table,
+                                  svg=svg))
+
+
+@app.command()
+@with_limits
+def check(file: FileArg, *, limits: Limits) -> None:
+    """Parse and validate a program without running it.
+
+    Example: agraph check samples/leaf_nodes.expr
+    """
+    from autograd_cli import commands
+
+    raise typer.Exit(commands.check(file, limits=limits))
+
+
+@app.command()
+@with_limits
+def render(
+    file: FileArg,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.svg,
+    svg: Annotated[bool, typer.Option("--svg", help="Short for --format svg.")] = False,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of "
+                                                "stdout (atomically).", show_default=False)
+                      ] = None,
+    view: Annotated[View, typer.Option("--view", help="forward: tensors and ops; backward: "
+                                       "grad_fn nodes as autograd holds them.")] = View.forward,
+    pass_number: Annotated[int | None, typer.Option("--pass", help="Draw the graph that the "
+                                                    "N-th backward()/autograd.grad walked.",
+                                                    show_default=False)] = None,
+    show_saved: Annotated[bool, typer.Option("--show-saved", help="Backward view: add the "
+                                             "tensors each node saved.")] = False,
+    values: Annotated[bool, typer.Option("--values/--no-values")] = True,
+    grads: Annotated[bool, typer.Option("--grads/--no-grads")] = True,
+    legend: Annotated[bool, typer.Option("--legend/--no-legend")] = True,
+    rankdir: Annotated[Rankdir, typer.Option("--rankdir")] = Rankdir.TB,
+    max_nodes: Annotated[int, typer.Option("--max-nodes", help="Collapse or cut the graph past "
+                                           "this many nodes.")] = 300,
+    check_file: Annotated[Path | None, typer.Option("--check", help="Exit 1 if this file "
+                                                    "differs from what would be rendered.",
+                                                    show_default=False)] = None,
+    *,
+    limits: Limits,
+) -> None:
+    """Run a program and draw the computation graph it built.
+
+    Example: agraph render samples/leaf_nodes.expr --svg > leaf_nodes.svg
+    """
+    from autograd_cli import commands
+
+    chosen = Format.svg.value if svg else fmt.value
+    raise typer.Exit(commands.render(
+        file, limits=limits, fmt=chosen, output=output, view=view.value,
+        pass_number=pass_number, show_saved=show_saved, values=values, grads=grads,
+        legend=legend, rankdir=rankdir.value, max_nodes=max_nodes, check_file=check_file))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("agraph: interrupted\n")
+        sys.exit(130)
