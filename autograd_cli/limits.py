@@ -1,24 +1,23 @@
 """Resource limits of a run: one small frozen object handed to the checker and the interpreter.
 
 Every limit has a command-line option that raises it, named after the field (`max_steps` ->
-`--max-steps`), except the two the engine checks, whose options the engine's messages name:
+`--max-steps`), except the engine's two (named in its messages) and the memory backstop:
 
-| field                    | default        | option                   | what it bounds                     |
-|--------------------------|----------------|--------------------------|------------------------------------|
-| max_seconds              | 10.0           | --max-seconds            | wall-clock time of a run           |
-| max_steps                | 10_000_000     | --max-steps              | statements + calls executed        |
-| max_loop_iterations      | 1_000_000      | --max-loop-iterations    | iterations of one loop/comprehension|
-| max_call_depth           | 1_000          | --max-call-depth         | nested calls of program functions  |
-| max_int_bits             | 65_536         | --max-int-bits           | size of an integer result          |
-| max_str_len              | 10_000_000     | --max-str-len            | characters of a string, format width|
-| max_list_len             | 10_000_000     | --max-list-len           | items of a list/tuple              |
-| max_tensor_elements      | 100_000_000    | --max-elements           | elements of one tensor (engine)    |
-| max_total_tensor_bytes   | 1 GiB          | --max-memory             | bytes of tensors (engine)          |
-| max_graph_nodes          | 1_000_000      | --max-graph-nodes        | nodes of the autograd graph (engine)|
-| max_source_bytes         | 1_000_000      | --max-source-bytes       | size of the program file           |
-| max_nesting_depth        | 200            | --max-nesting-depth      | nesting of the program's syntax    |
-| max_output_bytes         | 10_000_000     | --max-output-bytes       | bytes the program prints           |
-| max_resident_bytes       | 4 GiB          | --max-resident-memory    | peak memory of the process         |
+    field                   default       option                 bounds
+    max_seconds             10.0          --max-seconds          wall-clock time of a run
+    max_steps               10_000_000    --max-steps            statements, calls, iterations
+    max_loop_iterations     1_000_000     --max-loop-iterations  iterations of one loop
+    max_call_depth          1_000         --max-call-depth       nested calls of functions
+    max_int_bits            65_536        --max-int-bits         bits of an integer result
+    max_str_len             10_000_000    --max-str-len          characters of a string
+    max_list_len            10_000_000    --max-list-len         items of a list or tuple
+    max_tensor_elements     100_000_000   --max-elements         elements of a tensor (engine)
+    max_total_tensor_bytes  1 GiB         --max-memory           bytes of tensors (engine)
+    max_graph_nodes         1_000_000     --max-graph-nodes      autograd graph nodes (engine)
+    max_source_bytes        1_000_000     --max-source-bytes     size of the program file
+    max_nesting_depth       200           --max-nesting-depth    nesting of the syntax
+    max_output_bytes        10_000_000    --max-output-bytes     bytes the program prints
+    max_resident_bytes      4 GiB         --max-resident-memory  peak memory of the process
 
 A limit that is hit is a `ScriptError` of type `LimitError` whose message names the limit, what
 exceeded it and the option that raises it; its position is the program's line and column.
@@ -70,3 +69,12 @@ def limit_error(field: str, what: str, line: int | None = None, col: int | None 
     """The error for limit `field` being exceeded; `what` says by what, with the limit's value."""
     message = f"{what} (limit {field}; raise it with {option_name(field)})"
     return ScriptError(LIMIT_ERROR, message, line, col, end_col)
+
+
+class LimitExceeded(Exception):
+    """Raised where a limit is hit without a position at hand; the interpreter adds it."""
+
+    def __init__(self, field: str, what: str) -> None:
+        super().__init__(what)
+        self.field = field
+        self.what = what

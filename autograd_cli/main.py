@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import os
 import sys
 from collections.abc import Callable
 from enum import Enum
@@ -66,7 +67,7 @@ def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
             default=getattr(defaults, field.name))
         for field in fields
     ]
-    signature = inspect.signature(command)
+    signature = inspect.signature(command, eval_str=True)
     params = [p for p in signature.parameters.values() if p.name != "limits"]
 
     def wrapper(**kwargs: Any) -> Any:
@@ -157,9 +158,16 @@ def render(
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. A bug in agraph itself is reported in one line (set
+    AGRAPH_DEBUG=1 for its traceback), never as a traceback the user must read."""
     try:
         app()
     except KeyboardInterrupt:
         sys.stderr.write("agraph: interrupted\n")
         sys.exit(130)
+    except Exception as error:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("AGRAPH_DEBUG"):
+            raise
+        sys.stderr.write(f"agraph: internal error: {type(error).__name__}: {error} "
+                         "(please report it; AGRAPH_DEBUG=1 shows the traceback)\n")
+        sys.exit(1)

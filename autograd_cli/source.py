@@ -18,14 +18,11 @@ from typing import BinaryIO
 from autograd_cli.errors import ScriptError
 from autograd_cli.limits import Limits, limit_error
 
-READ_ERROR = "SourceError"
+BOM = b"\xef\xbb\xbf"
 
 
 class SourceError(ScriptError):
-    """The program file cannot be read or is not UTF-8 text."""
-
-    def __init__(self, message: str, line: int | None = None, col: int | None = None) -> None:
-        super().__init__(READ_ERROR, message, line, col)
+    """The program file cannot be read or is not UTF-8 text; the type is Python's word for it."""
 
 
 def read_source(path: str, max_bytes: int = Limits.max_source_bytes) -> str:
@@ -39,19 +36,20 @@ def read_source(path: str, max_bytes: int = Limits.max_source_bytes) -> str:
 
 def decode_source(data: bytes) -> str:
     """Bytes to program text: UTF-8 (BOM allowed), no NUL, universal line ends."""
-    if not data.strip():
-        if not data:
-            raise SourceError("the program is empty")
-    nul = data.find(b"\0")
+    body = data[len(BOM):] if data.startswith(BOM) else data
+    nul = body.find(b"\0")
     if nul != -1:
-        line, col = _position(data, nul)
-        raise SourceError("the program contains a NUL byte (binary file?)", line, col)
+        line, col = _position(body, nul)
+        raise SourceError("SyntaxError", "source code cannot contain null bytes (a binary file?)",
+                          line, col)
     try:
-        text = data.decode("utf-8-sig")
+        text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, col = _position(data, exc.start)
-        raise SourceError(f"the program is not UTF-8 text: invalid byte 0x{data[exc.start]:02x}",
-                          line, col) from None
+        line, col = _position(body, exc.start)
+        raise SourceError("SyntaxError", f"the program is not UTF-8 text: invalid byte "
+                          f"0x{body[exc.start]:02x}", line, col) from None
+    if not text.strip():
+        raise SourceError("ValueError", "the program is empty")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -60,20 +58,24 @@ def _read_file(path: str, max_bytes: int) -> bytes:
         # O_NONBLOCK: opening a FIFO with no writer must not hang; the stat below refuses it.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise SourceError("no such file") from None
+        raise SourceError("FileNotFoundError", "no such file") from None
     except IsADirectoryError:
-        raise SourceError("is a directory, not a program file") from None
+        raise SourceError("IsADirectoryError", "is a directory, not a program file") from None
     except PermissionError:
-        raise SourceError("permission denied: the file cannot be read") from None
+        raise SourceError("PermissionError", "permission denied: cannot read the file") from None
     except OSError as exc:
-        raise SourceError(f"cannot open the file: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as file:
+        raise SourceError("OSError", f"cannot open the file: {exc.strerror}") from None
+    try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise SourceError("is a directory, not a program file")
+            raise SourceError("IsADirectoryError", "is a directory, not a program file")
         if not stat.S_ISREG(mode):
-            raise SourceError("is not a regular file (a device, pipe or socket)")
+            raise SourceError("OSError", "is not a regular file (a device, FIFO or socket)")
         os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as file:
         return _read_capped(file, max_bytes)
 
 
@@ -81,7 +83,7 @@ def _read_capped(stream: BinaryIO, max_bytes: int) -> bytes:
     try:
         data = stream.read(max_bytes + 1)
     except OSError as exc:
-        raise SourceError(f"cannot read the program: {exc.strerror}") from None
+        raise SourceError("OSError", f"cannot read the program: {exc.strerror}") from None
     if len(data) > max_bytes:
         raise limit_error("max_source_bytes",
                           f"the program is larger than {max_bytes} bytes")
@@ -89,10 +91,9 @@ def _read_capped(stream: BinaryIO, max_bytes: int) -> bytes:
 
 
 def _position(data: bytes, offset: int) -> tuple[int, int]:
-    """1-based line and character column of byte `offset`."""
-    line_start = max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
-    line = data.count(b"\n", 0, offset) + 1
-    if b"\n" not in data[:offset]:
-        line = data.count(b"\r", 0, offset) + 1
-    col = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
+    """1-based line and character column of byte `offset` (CRLF, CR and LF end a line)."""
+    before = data[:offset]
+    line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+    line_start = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
+    col = len(before[line_start:].decode("utf-8", errors="replace")) + 1
     return line, col

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import creation, dtypes, functional, grad_mode, printing, random
-from engine.tensor import Parameter, Size, Tensor
+from engine import creation, dtypes, functional, grad_mode, nn, optim, printing, random
+from engine.tensor import Size, Tensor
 
 _TORCH_FUNCTIONS = """
     add sub mul div true_divide multiply divide rsub pow neg negative abs exp log sqrt rsqrt sin
@@ -66,13 +66,16 @@ AUTOGRAD: dict[str, Any] = {
     "Variable": creation.variable,
 }
 
-NN: dict[str, Any] = {"Parameter": Parameter}
-FUNCTIONAL: dict[str, Any] = {
-    "relu": functional.relu,
-    "sigmoid": functional.sigmoid,
-    "tanh": functional.tanh,
-    "softmax": functional.softmax,
-    "log_softmax": functional.log_softmax,
-    "mse_loss": functional.mse_loss,
-}
-OPTIM: dict[str, Any] = {}
+NN: dict[str, Any] = dict(nn.NN)
+FUNCTIONAL: dict[str, Any] = dict(nn.FUNCTIONAL)
+OPTIM: dict[str, Any] = dict(optim.OPTIM)
+
+
+def reset_state() -> None:
+    """Fresh global state for a run: grad mode on, default print options, seed 0, no observer."""
+    from engine import recording
+
+    grad_mode._set(True)
+    printing.set_printoptions(profile="default")
+    random.manual_seed(0)
+    recording.set_observer(None)

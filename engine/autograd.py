@@ -4,7 +4,7 @@ A `Node` is what PyTorch calls a grad_fn. Ops subclass `Function` (engine/ops/) 
 their forward on numpy arrays and their backward on Tensors, side by side; backward written
 on Tensors is what makes `create_graph=True` give higher-order derivatives for free.
 
-The engine, not each op, undoes broadcasting (`sum_to`) and casts gradients back to the
+The engine, not each op, undoes broadcasting (`fit_gradient`) and casts gradients back to the
 input's dtype. Walks are loops over explicit stacks and queues, never recursion.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import re
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,11 @@ from engine import grad_mode, recording
 if TYPE_CHECKING:
     from engine.tensor import Tensor
 
+# PyTorch computes 1/0, log(0), 0*inf quietly (inf, -inf, nan); so do we.
+np.seterr(all="ignore")
+
 _sequence = itertools.count()
+_grad_state = grad_mode._state
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -37,41 +42,75 @@ INPLACE_HINT = (
 )
 
 Edge = tuple["Node | None", int]
+NO_EDGE: Edge = (None, 0)
 
 
 class Node:
-    """A node of the backward graph (a `grad_fn`)."""
+    """A node of the backward graph (a `grad_fn`).
+
+    Hook and retain_grad containers are created on first use: most nodes never need them,
+    and a graph can hold a million nodes.
+    """
 
     PUBLIC_ATTRS = frozenset({"next_functions", "name", "register_hook", "register_prehook",
                               "metadata"})
     grad_fn_name = "Node"
+    next_functions: tuple[Edge, ...] = ()
+    pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None  # tensor hooks, by output_nr
+    post_hooks: list[Callable[..., Any]] | None = None
+    retained: dict[int, weakref.ref[Tensor]] | None = None  # retain_grad() tensors, by output_nr
+    saved_something = False  # whether a second walk after release must fail
+    released = False
 
     def __init__(self) -> None:
         self.sequence_nr = next(_sequence)
-        self.next_functions: tuple[Edge, ...] = ()
-        self.pre_hooks: dict[int, list[Callable[[Any], Any]]] = {}
-        self.post_hooks: list[Callable[..., Any]] = []
-        self.retained: dict[int, weakref.ref[Tensor]] = {}
-        self.metadata: dict[str, Any] = {}
-        self.location = recording.location
 
     def name(self) -> str:
         return self.grad_fn_name
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        if "_metadata" not in self.__dict__:
+            self._metadata: dict[str, Any] = {}
+        return self._metadata
 
     def __repr__(self) -> str:
         return f"<{self.grad_fn_name} object at {hex(id(self))}>"
 
     def register_hook(self, hook: Callable[..., Any]) -> None:
+        if self.post_hooks is None:
+            self.post_hooks = []
         self.post_hooks.append(hook)
 
     def register_prehook(self, hook: Callable[..., Any]) -> None:
-        self.pre_hooks.setdefault(0, []).append(hook)
+        self.add_tensor_hook(0, hook)
+
+    def add_tensor_hook(self, output_nr: int, hook: Callable[..., Any]) -> None:
+        if self.pre_hooks is None:
+            self.pre_hooks = {}
+        self.pre_hooks.setdefault(output_nr, []).append(hook)
+
+    def tensor_hooks(self, output_nr: int) -> list[Callable[..., Any]]:
+        return self.pre_hooks.get(output_nr, []) if self.pre_hooks else []
+
+    def retain(self, output_nr: int, tensor: Tensor) -> None:
+        if self.retained is None:
+            self.retained = {}
+        self.retained[output_nr] = weakref.ref(tensor)
 
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         raise NotImplementedError
 
+    def keep_original(self, tensor: Tensor) -> None:
+        """`tensor` is about to change in place; keep what backward needs of its old value."""
+
     def release(self) -> None:
         """Free what was saved for backward (called after a backward without retain_graph)."""
+        self.released = True
+
+    def check_not_released(self) -> None:
+        if self.released and self.saved_something:
+            raise RuntimeError(SECOND_BACKWARD)
 
 
 class AccumulateGrad(Node):
@@ -84,6 +123,12 @@ class AccumulateGrad(Node):
         super().__init__()
         self.variable = variable
 
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def tensor_hooks(self, output_nr: int) -> list[Callable[..., Any]]:
+        return self.variable._hooks or []  # a leaf keeps its own hooks, as in PyTorch
+
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         grad = grads[0]
         if grad is not None:
@@ -92,19 +137,35 @@ class AccumulateGrad(Node):
 
 
 def accumulate_into(tensor: Tensor, grad: Tensor) -> None:
-    """`tensor.grad += grad`, PyTorch's way: in place when no graph is being built."""
+    """`tensor.grad += grad`, PyTorch's way.
+
+    Building a graph (create_graph): the first gradient is copied into a fresh tensor
+    (CopyBackwards), later ones are added out of place (AddBackward0). Otherwise the first is
+    stored as a copy and later ones are added in place.
+    """
     from engine.tensor import Tensor
 
-    if tensor.grad is None:
-        if grad_mode.is_grad_enabled():
-            tensor.grad = grad
+    if tensor._grad is None:
+        if _grad_state["enabled"] and grad._requires_grad:
+            from engine.ops.shape import Copy
+
+            empty = Tensor._wrap(np.empty(tensor.array.shape, dtype=tensor.array.dtype))
+            tensor._grad = Copy.apply(empty, grad)
         else:
-            tensor.grad = Tensor._wrap(np.array(grad.array, dtype=tensor.array.dtype, copy=True))
-    elif grad_mode.is_grad_enabled():
-        tensor.grad = tensor.grad + grad
+            tensor._grad = Tensor._wrap(np.array(grad.array, dtype=tensor.array.dtype, copy=True))
+    elif _grad_state["enabled"]:
+        tensor._grad = tensor._grad + grad
     else:
-        tensor.grad.array += grad.array
-        tensor.grad.bump_version()
+        tensor._grad.array += grad.array
+        tensor._grad.bump_version()
+
+
+def retain_into(tensor: Tensor, grad: Tensor) -> None:
+    """What retain_grad() keeps: a clone of the first gradient, then out-of-place sums."""
+    if tensor._grad is None:
+        tensor._grad = grad.clone() if _grad_state["enabled"] else grad.detach().clone()
+    else:
+        tensor._grad = tensor._grad + grad
 
 
 class Function(Node):
@@ -113,18 +174,22 @@ class Function(Node):
     Subclasses set `grad_fn_name`, `saves` (indices of the inputs that backward reads) and
     `saves_output`; they keep non-tensor state (dims, shapes) as attributes set in `forward`.
     `backward(grad, inputs, output)` returns one gradient per input (None where there is none);
-    inputs that are not saved arrive as None.
+    inputs that are not saved arrive as None. Ops with several outputs (`multi_output`) return
+    a tuple of arrays from forward and get a list of gradients (zeros where none came).
     """
 
     saves: tuple[int, ...] = ()
     saves_output = False
+    saves_state = False  # keeps tensors of its own (indices) that a second walk cannot reuse
     promotes = False  # elementwise ops: inputs are cast to PyTorch's result dtype first
     differentiable = True
+    multi_output = False
+    counts_scalars = False  # binary ops list a python scalar operand as (None, 0), as PyTorch does
 
-    def forward(self, *arrays: Any) -> np.ndarray:
+    def forward(self, *arrays: Any) -> Any:
         raise NotImplementedError
 
-    def backward(self, grad: Tensor, inputs: tuple[Any, ...], output: Tensor | None
+    def backward(self, grad: Any, inputs: tuple[Any, ...], output: Tensor | None
                  ) -> Sequence[Tensor | None]:
         raise NotImplementedError
 
@@ -133,105 +198,158 @@ class Function(Node):
         return self.saves
 
     @classmethod
-    def apply(cls, *args: Any, **params: Any) -> Tensor:
+    def apply(cls, *args: Any, **params: Any) -> Any:
         from engine.tensor import Tensor, prepare_operands
 
-        fn = cls()
-        arrays = prepare_operands(args) if cls.promotes else [
-            a.array if isinstance(a, Tensor) else a for a in args]
-        out = Tensor._wrap(fn.forward(*arrays, **params))
-        if (cls.differentiable and grad_mode.is_grad_enabled()
-                and any(isinstance(a, Tensor) and a.requires_grad for a in args)):
-            fn.connect(args, out)
+        fn = cls.__new__(cls)
+        if cls.promotes:
+            arrays = prepare_operands(args)
+        else:
+            arrays = [a.array if isinstance(a, Tensor) else a for a in args]
+        result = fn.forward(*arrays, **params)
+        wrap = Tensor._wrap
+        out = tuple(wrap(r) for r in result) if cls.multi_output else wrap(result)
+        if _grad_state["enabled"] and cls.differentiable:
+            for a in args:
+                if isinstance(a, Tensor) and a._requires_grad:
+                    fn.connect(args, out)
+                    break
         if recording.observer is not None:
-            recording.observer.on_op(cls.__name__, out.grad_fn, args, out)
+            first = out[0] if cls.multi_output else out
+            recording.observer.on_op(cls.__name__, first.grad_fn, args, out)
         return out
 
-    def connect(self, args: Sequence[Any], out: Tensor) -> None:
-        """Record this node in the graph: edges to the inputs, saved tensors, and `out.grad_fn`."""
+    def connect(self, args: Sequence[Any], out: Any) -> None:
+        """Record this node in the graph: edges to the inputs, what backward needs, grad_fn."""
         from engine.tensor import Tensor
 
-        needs = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        self.sequence_nr = next(_sequence)
+        needs = []
+        edges = []
+        meta = []
+        for a in args:
+            if isinstance(a, Tensor):
+                needs.append(a._requires_grad)
+                edges.append(gradient_edge(a))
+                meta.append((a.array.shape, a.array.dtype))
+            else:
+                needs.append(False)
+                meta.append(None)
+                if self.counts_scalars:
+                    edges.append(NO_EDGE)
         self.needs = needs
-        self.next_functions = tuple(
-            gradient_edge(a) for a in args if isinstance(a, Tensor) or self.counts_scalars)
-        self.input_meta = [(a.shape_tuple, a.array.dtype) if isinstance(a, Tensor) else None
-                           for a in args]
-        self.saved: list[Any] | None = [None] * len(args)
-        self.saved_versions: list[int] = [0] * len(args)
-        self.saved_creators: list[str | None] = [None] * len(args)
-        for i in self.saved_indices(needs):
-            self.save(i, args[i])
-        self.saved_output: Tensor | None = None
+        self.next_functions = tuple(edges)
+        self.input_meta = meta
+        indices = self.saved_indices(tuple(needs))
+        if indices:
+            saved: list[Any] = [None] * len(args)
+            versions: list[int] = [0] * len(args)
+            for i in indices:
+                value = args[i]
+                saved[i] = value
+                if isinstance(value, Tensor):
+                    versions[i] = value._version[0]
+            self.saved: list[Any] | None = saved
+            self.saved_versions = versions
+            self.saved_something = True
+        else:
+            self.saved = None
+        outputs = out if self.multi_output else (out,)
         if self.saves_output:
-            self.saved_output = out
-            self.output_version = 0
-        self.output_meta = (out.shape_tuple, out.array.dtype)
-        out._requires_grad = True
-        out.grad_fn = self
-        out.output_nr = 0
+            # the output's data and version counter, not the Tensor: no reference cycle
+            self.saved_output: tuple[Any, ...] | None = (out.array, out._version, out._version[0])
+            self.saved_something = True
+        else:
+            self.saved_output = None
+        self.output_meta = [(o.array.shape, o.array.dtype) for o in outputs]
+        for nr, o in enumerate(outputs):
+            o._requires_grad = True
+            o._grad_fn = self
+            o.output_nr = nr
+        if self.saves_state:
+            self.saved_something = True
 
-    counts_scalars = False  # binary ops list a python scalar operand as (None, 0), as PyTorch does
-
-    def save(self, index: int, value: Any) -> None:
+    def keep_original(self, tensor: Tensor) -> None:
+        """An in-place op saved `tensor` itself: save a copy of its old values instead (as
+        PyTorch does), so writing the result into `tensor` does not invalidate this node."""
         from engine.tensor import Tensor
 
-        assert self.saved is not None
-        self.saved[index] = value
-        if isinstance(value, Tensor):
-            self.saved_versions[index] = value.version
-            creator = value.grad_fn
-            self.saved_creators[index] = (
-                None if creator is None else creator.grad_fn_name.removesuffix("Backward0")
-                .removesuffix("Backward1").removesuffix("Backward2"))
+        if self.saved is None:
+            return
+        for i, value in enumerate(self.saved):
+            if value is tensor:
+                original = Tensor._wrap(tensor.array.copy())
+                original._grad_fn, original.output_nr = tensor.grad_fn, tensor.output_nr
+                original._requires_grad = tensor._requires_grad
+                self.saved[i], self.saved_versions[i] = original, 0
 
     def release(self) -> None:
         self.saved = None
         self.saved_output = None
         self.released = True
+        for name in self.released_state:
+            setattr(self, name, None)
 
-    released = False
+    released_state: tuple[str, ...] = ()  # attributes holding arrays to drop on release
 
     def unpack(self) -> tuple[tuple[Any, ...], Tensor | None]:
         """The saved inputs and output, checked: not freed, not modified in place since."""
         from engine.tensor import Tensor
 
-        if self.released:
-            raise RuntimeError(SECOND_BACKWARD)
-        assert self.saved is not None
-        for i, value in enumerate(self.saved):
-            if isinstance(value, Tensor) and value.version != self.saved_versions[i]:
-                raise RuntimeError(modified_message(value, self.saved_versions[i],
-                                                    self.saved_creators[i]))
-        out = self.saved_output
-        if out is not None and out.version != self.output_version:
-            raise RuntimeError(modified_message(out, self.output_version,
-                                                self.grad_fn_name.removesuffix("Backward0")))
-        return tuple(self.saved), out
+        self.check_not_released()
+        if self.saved is None:
+            inputs: tuple[Any, ...] = (None,) * len(self.input_meta)
+        else:
+            for value, version in zip(self.saved, self.saved_versions):
+                if isinstance(value, Tensor) and value._version[0] != version:
+                    raise RuntimeError(modified_message(value, version, value.grad_fn,
+                                                        value.output_nr))
+            inputs = tuple(self.saved)
+        output = None
+        if self.saved_output is not None:
+            array, counter, version = self.saved_output
+            output = Tensor._wrap(array)
+            output._version = counter
+            if counter[0] != version:
+                raise RuntimeError(modified_message(output, version, self, 0))
+            output._requires_grad = True
+            output._grad_fn = self
+        return inputs, output
 
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         inputs, out = self.unpack()
-        grad = grads[0]
-        assert grad is not None
+        if self.multi_output:
+            grad: Any = [g if g is not None else zeros_of(*meta)
+                         for g, meta in zip(grads, self.output_meta)]
+        else:
+            grad = grads[0] if grads[0] is not None else zeros_of(*self.output_meta[0])
         results = self.backward(grad, inputs, out)
-        tensor_results = []
+        fitted: list[Tensor | None] = []
         for i, meta in enumerate(self.input_meta):
             if meta is None:
                 if self.counts_scalars:
-                    tensor_results.append(None)
+                    fitted.append(None)
                 continue
             g = results[i] if self.needs[i] else None
-            tensor_results.append(None if g is None else fit_gradient(g, *meta))
-        return tensor_results
+            if g is not None and (g.array.shape != meta[0] or g.array.dtype != meta[1]):
+                g = fit_gradient(g, *meta)
+            fitted.append(g)
+        return fitted
 
 
-def modified_message(tensor: Tensor, expected: int, creator: str | None) -> str:
-    shape = list(tensor.shape_tuple)
-    what = f"[torch.{tensor.dtype.legacy_name} {shape}]"
+def zeros_of(shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
+    from engine.tensor import Tensor
+
+    return Tensor._wrap(np.zeros(shape, dtype=dtype))
+
+
+def modified_message(tensor: Tensor, expected: int, creator: Node | None, output_nr: int) -> str:
+    what = f"[torch.{tensor.dtype.legacy_name} {list(tensor.array.shape)}]"
     if creator is not None:
-        what += f", which is output 0 of {creator},"
+        name = re.sub(r"Backward\d+$", "", creator.grad_fn_name)
+        what += f", which is output {output_nr} of {name},"
     return ("one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: {what} is at version {tensor.version}; expected version "
+            f"inplace operation: {what} is at version {tensor._version[0]}; expected version "
             f"{expected} instead. {INPLACE_HINT}")
 
 
@@ -239,22 +357,56 @@ def fit_gradient(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype) -> Tenso
     """Undo broadcasting (sum back to the input's shape) and cast to the input's dtype."""
     from engine.ops.shape import sum_to
 
-    if grad.shape_tuple != shape:
+    if grad.array.shape != shape:
         grad = sum_to(grad, shape)
     if grad.array.dtype != dtype:
         grad = grad.to_numpy_dtype(dtype)
     return grad
 
 
-def gradient_edge(tensor: Any) -> Edge:
+def gradient_edge(tensor: Tensor) -> Edge:
     """Where a gradient for `tensor` goes: its grad_fn, its AccumulateGrad, or nowhere."""
-    from engine.tensor import Tensor
-
-    if not isinstance(tensor, Tensor) or not tensor.requires_grad:
-        return (None, 0)
-    if tensor.grad_fn is not None:
-        return (tensor.grad_fn, tensor.output_nr)
+    if not tensor._requires_grad:
+        return NO_EDGE
+    grad_fn = tensor.grad_fn
+    if grad_fn is not None:
+        return (grad_fn, tensor.output_nr)
     return (tensor.accumulator(), 0)
+
+
+class CopySlices(Node):
+    """An in-place op on a view, seen from the view's base (PyTorch's CopySlices).
+
+    The op's own node (`inner`) computed the new values of the view's elements; the base's
+    other elements pass their gradient through unchanged. `positions` are the view's elements
+    as indices into the base's elements (C order).
+    """
+
+    grad_fn_name = "CopySlices"
+
+    def __init__(self, base_edge: Edge, base_meta: tuple[Any, ...], positions: np.ndarray,
+                 inner: Node) -> None:
+        super().__init__()
+        self.inner = inner
+        self.positions = positions
+        self.base_meta = base_meta
+        self.next_functions = (base_edge,) + inner.next_functions[1:]
+        self.saved_something = inner.saved_something
+
+    def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        from engine.ops.index import put_flat, take_flat
+
+        grad = grads[0] if grads[0] is not None else zeros_of(*self.base_meta)
+        inner_grads = list(self.inner.apply_backward([take_flat(grad, self.positions)]))
+        view_grad = inner_grads[0]
+        if view_grad is None:
+            view_grad = zeros_of(self.positions.shape, grad.array.dtype)
+        base_grad = put_flat(grad, self.positions, view_grad)
+        return [base_grad] + inner_grads[1:]
+
+    def release(self) -> None:
+        self.inner.release()
+        self.released = True
 
 
 # --- the engine --------------------------------------------------------------------------------
@@ -265,88 +417,86 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                  capture: bool = False, allow_unused: bool = False) -> list[Tensor | None]:
     """Propagate `grad_outputs` from `outputs` back through the graph.
 
-    With `capture` (autograd.grad) the gradients reaching `inputs` are returned and no `.grad`
-    is touched. Otherwise gradients accumulate into leaves (only `inputs`, if given).
+    Nodes run in PyTorch's order: a node runs once all its consumers have sent their
+    gradients, the most recently created first among those ready. With `inputs`, only the
+    part of the graph that leads to them runs. With `capture` (autograd.grad) the gradients
+    reaching `inputs` are returned and no leaf `.grad` is touched; otherwise gradients
+    accumulate into leaves (only `inputs`, if given).
     """
-    roots: list[Edge] = [gradient_edge(t) for t in outputs]
+    roots = [gradient_edge(t) for t in outputs]
+    for node, _ in roots:
+        if node is None:
+            raise RuntimeError("element 0 of tensors does not require grad and does not have a "
+                               "grad_fn")
     targets: dict[tuple[int, int], int] = {}  # (id(node), output_nr) -> index in inputs
-    target_nodes: list[Edge] = []
+    target_nodes: set[Node] = set()
     if inputs is not None:
         for index, tensor in enumerate(inputs):
-            edge = gradient_edge(tensor)
-            if edge[0] is None:
-                if capture:
-                    raise RuntimeError("One of the differentiated Tensors does not require grad")
-                continue
-            targets[(id(edge[0]), edge[1])] = index
-            target_nodes.append(edge)
+            node, output_nr = gradient_edge(tensor)
+            if node is not None:
+                targets[(id(node), output_nr)] = index
+                target_nodes.add(node)
 
-    dependencies, needed = _count_dependencies(roots, target_nodes if inputs is not None else None)
+    dependencies, needed = _count_dependencies(roots, target_nodes if inputs is not None
+                                               else None)
     buffers: dict[Node, list[Tensor | None]] = {}
-    ready: list[tuple[int, int, Node]] = []
-    tie = itertools.count()
+    ready: list[tuple[int, Node]] = []
 
-    def send(node: Node | None, output_nr: int, grad: Tensor | None) -> None:
-        if node is None or (needed is not None and node not in needed):
-            return
+    def send(node: Node, output_nr: int, grad: Tensor | None) -> None:
         buffer = buffers.get(node)
         if buffer is None:
-            buffer = buffers[node] = [None] * max(output_nr + 1, 1)
-        while len(buffer) <= output_nr:
-            buffer.append(None)
+            buffer = buffers[node] = [None] * (output_nr + 1)
+        elif len(buffer) <= output_nr:
+            buffer.extend([None] * (output_nr + 1 - len(buffer)))
         if grad is not None:
             old = buffer[output_nr]
             buffer[output_nr] = grad if old is None else old + grad
 
     for (node, output_nr), grad in zip(roots, grad_outputs):
-        if node is None:
-            raise RuntimeError("element 0 of tensors does not require grad and does not have a "
-                               "grad_fn")
-        send(node, output_nr, grad)
+        assert node is not None
+        if needed is None or node in needed:
+            send(node, output_nr, grad)
     for node, _ in roots:
         assert node is not None
         if needed is not None and node not in needed:
             continue
         dependencies[node] -= 1
         if dependencies[node] == 0:
-            heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
+            heapq.heappush(ready, (-node.sequence_nr, node))
 
     results: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
+    observer = recording.observer
     with grad_mode.set_grad_enabled(create_graph):
         while ready:
-            _, _, node = heapq.heappop(ready)
+            _, node = heapq.heappop(ready)
             grads = buffers.pop(node, [None])
             grads = _run_pre_hooks(node, grads)
             stop_here = False
-            for output_nr, grad in enumerate(grads):
-                index = targets.get((id(node), output_nr))
-                if index is None or inputs is None:
-                    continue
-                if capture:
-                    results[index] = grad
-                    stop_here = not isinstance(node, Function) or not _leads_further(node, needed)
-                elif not isinstance(node, AccumulateGrad) and grad is not None:
-                    accumulate_into(inputs[index], grad)
-            if capture and isinstance(node, AccumulateGrad):
-                stop_here = True
-            if stop_here and capture:
-                grads_out: Sequence[Tensor | None] = []
-            elif all(g is None for g in grads):
-                grads_out = [None] * len(node.next_functions)
+            if targets:
+                for output_nr, grad in enumerate(grads):
+                    index = targets.get((id(node), output_nr))
+                    if index is not None and capture:
+                        results[index] = grad
+                if node in target_nodes:
+                    # A target's own backward runs only if it leads on to another target;
+                    # backward() still runs a target leaf's AccumulateGrad.
+                    leaf = isinstance(node, AccumulateGrad)
+                    stop_here = (leaf and capture) or (not leaf and not any(
+                        child in needed for child, _ in node.next_functions))  # type: ignore
+            if stop_here or all(g is None for g in grads):
+                grads_out: Sequence[Tensor | None] = [None] * len(node.next_functions)
             else:
-                if grads[0] is None and isinstance(node, Function):
-                    grads = list(grads)
-                    grads[0] = _zeros_for(node)
                 grads_out = node.apply_backward(grads)
                 if len(grads_out) != len(node.next_functions) and not isinstance(
                         node, AccumulateGrad):
                     raise RuntimeError(f"function {node.grad_fn_name} returned an incorrect "
                                        f"number of gradients (expected "
                                        f"{len(node.next_functions)}, got {len(grads_out)})")
-                for hook in node.post_hooks:
-                    hook(tuple(grads_out), tuple(grads))
-            if recording.observer is not None:
-                recording.observer.on_backward_node(node, grads, grads_out)
+                if node.post_hooks:
+                    for hook in node.post_hooks:
+                        hook(tuple(grads_out), tuple(grads))
+            if observer is not None:
+                observer.on_backward_node(node, grads, grads_out)
             if not retain_graph:
                 node.release()
             for (child, child_nr), grad in zip(node.next_functions, grads_out):
@@ -355,7 +505,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                 send(child, child_nr, grad)
                 dependencies[child] -= 1
                 if dependencies[child] == 0:
-                    heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
+                    heapq.heappush(ready, (-child.sequence_nr, child))
     if capture and inputs is not None and not allow_unused:
         for index, value in enumerate(results):
             if value is None:
@@ -365,80 +515,70 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     return results
 
 
-def _zeros_for(node: Node) -> Tensor:
-    from engine.tensor import Tensor
-
-    shape, dtype = node.output_meta  # type: ignore[attr-defined]
-    return Tensor._wrap(np.zeros(shape, dtype=dtype))
-
-
-def _leads_further(node: Node, needed: set[Node] | None) -> bool:
-    return needed is not None and any(child in needed for child, _ in node.next_functions)
-
-
 def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> list[Tensor | None]:
     """Tensor hooks (register_hook) may replace the gradient; retain_grad keeps it, last."""
-    if node.pre_hooks:
-        grads = list(grads)
-        for output_nr, hooks in node.pre_hooks.items():
-            for hook in hooks:
-                if output_nr < len(grads) and grads[output_nr] is not None:
-                    replaced = hook(grads[output_nr])
-                    if replaced is not None:
-                        grads[output_nr] = replaced
-    for output_nr, ref in node.retained.items():
-        tensor = ref()
-        if tensor is not None and output_nr < len(grads) and grads[output_nr] is not None:
-            grad = grads[output_nr]
-            assert grad is not None
-            if tensor.grad is None:
-                tensor.grad = grad if grad_mode.is_grad_enabled() else grad.detach().clone()
-            else:
-                tensor.grad = tensor.grad + grad
+    for output_nr, grad in enumerate(grads):
+        if grad is None:
+            continue
+        for hook in node.tensor_hooks(output_nr):
+            replaced = hook(grad)
+            if replaced is not None:
+                grad = replaced
+        grads[output_nr] = grad
+        if node.retained is not None:
+            ref = node.retained.get(output_nr)
+            tensor = ref() if ref is not None else None
+            if tensor is not None:
+                retain_into(tensor, grad)
     return grads
 
 
-def _count_dependencies(roots: Sequence[Edge], targets: Sequence[Edge] | None
+def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
                         ) -> tuple[dict[Node, int], set[Node] | None]:
-    """In-edge counts of every node reachable from the roots, by an explicit-stack walk.
+    """In-edge counts of the nodes reachable from the roots, by an explicit-stack walk.
 
-    With targets, also the set of nodes that lie on a path to one of them (the rest of the
-    graph is not executed, as in PyTorch's autograd.grad and backward(inputs=...)).
+    With targets, only the nodes that lie on a path to a target count (the rest of the graph
+    is not executed, as in PyTorch's autograd.grad and backward(inputs=...)).
     """
     dependencies: dict[Node, int] = {}
-    order: list[Node] = []
+    order: list[Node] = []  # every reachable node, each after all nodes that point to it? no:
     stack = [node for node, _ in roots if node is not None]
+    seen: set[Node] = set(stack)
     for node in stack:
         dependencies[node] = dependencies.get(node, 0) + 1
-    seen: set[Node] = set()
     while stack:
         node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
         order.append(node)
         for child, _ in node.next_functions:
             if child is None:
                 continue
             dependencies[child] = dependencies.get(child, 0) + 1
             if child not in seen:
+                seen.add(child)
                 stack.append(child)
     if targets is None:
         return dependencies, None
-    target_set = {node for node, _ in targets}
+    # A node is needed when it is a target or one of its children is needed: settle it in
+    # an order where children come first (post-order by an explicit stack).
     needed: set[Node] = set()
-    # Reverse post-order is not available without recursion; iterate to a fixed point instead
-    # over the discovery order, children before parents by walking it backwards repeatedly.
-    changed = True
-    while changed:
-        changed = False
-        for node in reversed(order):
-            if node in needed:
+    settled: set[Node] = set()
+    for start in order:
+        if start in settled:
+            continue
+        work: list[tuple[Node, bool]] = [(start, False)]
+        while work:
+            node, children_done = work.pop()
+            if node in settled:
                 continue
-            if node in target_set or any(child in needed for child, _ in node.next_functions):
-                needed.add(node)
-                changed = True
-    # Recount in-edges within the needed subgraph only.
+            if children_done:
+                settled.add(node)
+                if node in targets or any(child in needed for child, _ in node.next_functions):
+                    needed.add(node)
+                continue
+            work.append((node, True))
+            for child, _ in node.next_functions:
+                if child is not None and child not in settled:
+                    work.append((child, False))
     counts: dict[Node, int] = dict.fromkeys(needed, 0)
     for node, _ in roots:
         if node in needed:

@@ -98,7 +98,10 @@ def _leaves(data: Any) -> list[Any]:
 def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
     tensor = Tensor._wrap(array)
     if requires_grad:
-        tensor.requires_grad_(True)
+        if array.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        tensor._requires_grad = True
     return tensor
 
 
@@ -217,14 +220,19 @@ def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad:
         raise RuntimeError("number of steps must be non-negative")
     target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
     budget.check_shape((steps,), target.itemsize)
-    # PyTorch computes each half from its own end, in the output dtype (bit-exact in float32).
-    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    # PyTorch computes each half from its own end, with a fused multiply-add in the output
+    # dtype: for float32 that is the float64 result rounded once (bit-exact).
+    ftype = target.np if target.is_floating_point else np.dtype(np.float64)
+    s, e = ftype.type(start), ftype.type(end)
+    st = (e - s) / ftype.type(steps - 1) if steps > 1 else ftype.type(0)
+    wide = np.float64 if ftype.itemsize < 8 else ftype.type
     index = np.arange(steps)
     half = steps // 2
-    ftype = target.np if target.is_floating_point else np.float64
-    s, e, st = ftype.type(start), ftype.type(end), ftype.type(step)
-    array = np.where(index < half, s + st * index.astype(ftype),
-                     e - st * (steps - 1 - index).astype(ftype)).astype(target.np)
+    array = np.where(index < half, wide(s) + wide(st) * index,
+                     wide(e) - wide(st) * (steps - 1 - index)).astype(ftype)
+    if steps == 1:
+        array = np.array([s], dtype=ftype)
+    array = array.astype(target.np)
     return _finish(array, requires_grad)
 
 

@@ -6,6 +6,7 @@ which grad_fn variant applies) lives here; the math and derivatives live in engi
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,10 +15,13 @@ import numpy as np
 from engine import dtypes
 from engine.autograd import run_backward
 from engine.ops import arith, linalg, loss, pointwise, reduce
+from engine.ops.index import select  # noqa: F401  (re-exported as a torch function)
 from engine.ops.shape import (  # noqa: F401  (re-exported as torch functions)
+    UnsafeView,
     cat,
     chunk,
     clone,
+    contiguous,
     expand,
     expand_as,
     flatten,
@@ -25,7 +29,6 @@ from engine.ops.shape import (  # noqa: F401  (re-exported as torch functions)
     repeat,
     reshape,
     reshape_as,
-    select,
     split,
     squeeze,
     stack,
@@ -35,8 +38,16 @@ from engine.ops.shape import (  # noqa: F401  (re-exported as torch functions)
     unsqueeze,
     view,
     view_as,
+    view_of,
 )
-from engine.tensor import Tensor, normalize_dim
+from engine.ops import shape as shape_ops
+from engine.tensor import Tensor, broadcast_error, normalize_dim
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak.")
 
 
 def _tensor(value: Any, name: str = "input") -> Tensor:
@@ -129,21 +140,37 @@ def square(a: Tensor) -> Tensor:
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """torch.matmul, decomposed into the ops PyTorch itself records (dot, mm, mv, bmm)."""
     a, b = _tensor(a, "matmul"), _tensor(b, "matmul")
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
-    if a.ndim == 1 and b.ndim == 1:
-        return dot(a, b)
-    if a.ndim == 2 and b.ndim == 2:
+    if a.ndim <= 2 and b.ndim <= 2:
+        if a.ndim == 1 and b.ndim == 1:
+            return dot(a, b)
+        if a.ndim == 2 and b.ndim == 1:
+            return mv(a, b)
+        if a.ndim == 1:
+            product = mm(unsqueeze(a, 0), b)
+            return view_of(product, shape_ops.SqueezeInplaceDim.apply(product, dims=(0,)))
         return mm(a, b)
-    if a.ndim == 2 and b.ndim == 1:
-        return mv(a, b)
-    if a.ndim == 1 and b.ndim == 2:
-        return squeeze(mm(unsqueeze(a, 0), b), 0)
-    if b.ndim == 1:
-        return squeeze(linalg.BatchMatmul.apply(a, unsqueeze(b, 1)), -1)
-    return linalg.BatchMatmul.apply(a, b)
+    if a.ndim >= 3 and b.ndim <= 2:  # fold a's batch dims into the rows of one mm / mv
+        rows = reshape(a, -1, a.shape_tuple[-1])
+        product = mv(rows, b) if b.ndim == 1 else mm(rows, b)
+        shape = a.shape_tuple[:-1] + b.shape_tuple[1:]
+        return UnsafeView.apply(product, shape=shape, array=product.array.reshape(shape))
+    left = unsqueeze(a, 0) if a.ndim == 1 else a
+    right = unsqueeze(b, -1) if b.ndim == 1 else b
+    (n, m), (m2, p) = left.shape_tuple[-2:], right.shape_tuple[-2:]
+    try:
+        batch = np.broadcast_shapes(left.shape_tuple[:-2], right.shape_tuple[:-2])
+    except ValueError:
+        raise broadcast_error(left.shape_tuple[:-2], right.shape_tuple[:-2]) from None
+    left = reshape(expand(left, batch + (n, m)), -1, n, m)
+    right = reshape(expand(right, batch + (m2, p)), -1, m2, p)
+    product = linalg.Bmm.apply(left, right)
+    shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    return UnsafeView.apply(product, shape=shape, array=product.array.reshape(shape))
 
 
 def mm(a: Any, b: Any = None) -> Tensor:
@@ -160,6 +187,14 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
     return linalg.Dot.apply(_tensor(a, "dot"), _tensor(b, "dot"))
+
+
+def bmm(a: Tensor, b: Tensor) -> Tensor:
+    a, b = _tensor(a, "bmm"), _tensor(b, "bmm")
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor" if a.ndim != 3 else
+                           "batch2 must be a 3D tensor")
+    return linalg.Bmm.apply(a, b)
 
 
 def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
@@ -181,7 +216,7 @@ def sqrt(a: Tensor) -> Tensor:
 
 
 def rsqrt(a: Tensor) -> Tensor:
-    return reciprocal(sqrt(a))
+    return pointwise.Rsqrt.apply(_tensor(a, "rsqrt"))
 
 
 def sin(a: Tensor) -> Tensor:
@@ -213,14 +248,19 @@ def sign(a: Tensor) -> Tensor:
 
 
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
-        out = a
-        if min is not None:
-            out = maximum(out, min if isinstance(min, Tensor) else full_like(a, min))
-        if max is not None:
-            out = minimum(out, max if isinstance(max, Tensor) else full_like(a, max))
-        return out
-    return pointwise.Clamp.apply(_tensor(a, "clamp"), low=min, high=max)
+    a = _tensor(a, "clamp")
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if _number_like(min) and _number_like(max):
+        low = min.item() if isinstance(min, Tensor) else min
+        high = max.item() if isinstance(max, Tensor) else max
+        return pointwise.Clamp.apply(a, low=low, high=high)
+    return pointwise.ClampTensor.apply(a, min, max)
+
+
+def _number_like(bound: Any) -> bool:
+    """PyTorch reads a number or a 0-dim tensor bound as a Scalar (ClampBackward1)."""
+    return not isinstance(bound, Tensor) or bound.ndim == 0
 
 
 clip = clamp
@@ -232,10 +272,6 @@ def clamp_min(a: Tensor, min: Any) -> Tensor:  # noqa: A002
 
 def clamp_max(a: Tensor, max: Any) -> Tensor:  # noqa: A002
     return pointwise.ClampMax.apply(a, high=max)
-
-
-def full_like(a: Tensor, value: Any) -> Tensor:
-    return Tensor._wrap(np.full(a.shape_tuple, value, dtype=a.array.dtype))
 
 
 # --- reductions ---------------------------------------------------------------------------------
@@ -348,8 +384,15 @@ def log_softmax(a: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
     return reduce.LogSoftmax.apply(a, dim=normalize_dim(dim, a.ndim))
 
 
-def norm(a: Tensor, p: Any = 2, dim: Any = None, keepdim: bool = False) -> Tensor:
-    return pow(sum(pow(abs(a) if p % 2 else a, p), dim=dim, keepdim=keepdim), 1.0 / p)
+def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+         dtype: Any = None) -> Tensor:
+    a = _tensor(a, "norm")
+    if not a.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {a.dtype.legacy_name.removesuffix('Tensor')}")
+    order = 2 if p in ("fro", None) else float(p)
+    dims = None if dim is None else reduce._dims(dim, a.ndim)
+    return reduce.LinalgVectorNorm.apply(a, ord=order, dims=dims, keepdim=keepdim)
 
 
 def mse_loss(a: Tensor, b: Tensor, reduction: str = "mean") -> Tensor:
@@ -425,18 +468,7 @@ def all(a: Tensor) -> Tensor:  # noqa: A001
 
 
 def where(condition: Tensor, a: Any, b: Any) -> Tensor:
-    """where(c, a, b) = a * c + b * (1 - c), built from differentiable pieces."""
-    mask = condition.array.astype(bool)
-    a_t = a if isinstance(a, Tensor) else None
-    b_t = b if isinstance(b, Tensor) else None
-    like = a_t if a_t is not None else b_t
-    dtype = like.array.dtype if like is not None else np.float32
-    keep = Tensor._wrap(mask.astype(dtype))
-    drop = Tensor._wrap((~mask).astype(dtype))
-    left = mul(a_t, keep) if a_t is not None else Tensor._wrap(np.where(mask, a, 0).astype(dtype))
-    right = mul(b_t, drop) if b_t is not None else Tensor._wrap(
-        np.where(mask, 0, b).astype(dtype))
-    return add(left, right)
+    return pointwise.where(condition, a, b)
 
 
 # --- autograd -----------------------------------------------------------------------------------
@@ -482,13 +514,18 @@ def _check_outputs(outputs: Sequence[Tensor]) -> None:
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
              create_graph: bool = False, inputs: Any = None) -> None:
     outputs = _as_list(tensors)
+    input_list = _as_list(inputs) if inputs is not None else None
+    if input_list is not None and not input_list:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     _check_outputs(outputs)
     grads = _default_grads(outputs, _as_list(grad_tensors) or None, create_graph)
     if retain_graph is None:
         retain_graph = create_graph
-    input_list = _as_list(inputs) if inputs is not None else None
-    if input_list is not None and not input_list:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    if create_graph:
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    for tensor in input_list or ():
+        if tensor.grad_fn is not None:
+            tensor.retain_grad()  # a non-leaf input gets its .grad as a retained gradient
     run_backward(outputs, grads, retain_graph, create_graph, inputs=input_list)
 
 

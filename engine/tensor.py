@@ -23,6 +23,14 @@ NONLEAF_GRAD_WARNING = (
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
     "github.com/pytorch/pytorch/pull/30531 for more information."
 )
+DETACH_VIEW = (
+    "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+    "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+    "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+    "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+SCALAR_WITH_GRAD = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first.")
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -42,6 +50,19 @@ class Size(tuple):  # type: ignore[type-arg]
         return int(np.prod(self, dtype=np.int64)) if self else 1
 
 
+class RemovableHandle:
+    """What register_hook returns: `handle.remove()` takes the hook away again."""
+
+    PUBLIC_ATTRS = frozenset({"remove"})
+
+    def __init__(self, hooks: list[Any], hook: Any) -> None:
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self) -> None:
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
+
+
 class Tensor:
     """A tensor as PyTorch shows it: data, requires_grad, grad, grad_fn, is_leaf, version."""
 
@@ -52,20 +73,20 @@ class Tensor:
         requires_grad_ clone zero_ fill_ copy_ add_ sub_ mul_ div_ clamp_ pow_ neg_ abs_
         exp_ sqrt_ relu_ sigmoid_ tanh_ clamp_min_ clamp_max_ uniform_ normal_
         add sub mul div pow neg abs exp log sqrt sin cos tanh sigmoid relu softmax log_softmax
-        clamp clamp_min clamp_max clip sum mean max min prod argmax argmin cumsum
-        matmul mm mv dot t transpose permute reshape view view_as reshape_as flatten squeeze
-        unsqueeze expand expand_as repeat
-        float double long int bool half to type type_as cpu numpy_dtype is_floating_point
-        element_size nelement norm square log1p expm1 reciprocal rsqrt sign floor ceil round
-        std var maximum minimum where masked_fill eq ne lt le gt ge equal allclose isnan isinf
-        any all unbind split chunk contiguous is_contiguous storage_offset stride
-        true_divide floor_divide remainder fmod logsumexp
-        new_zeros new_ones new_full new_tensor zeros_like ones_like sort topk diag trace
+        clamp clamp_min clamp_max clip sum mean max min prod argmax argmin
+        matmul mm mv dot bmm t transpose permute reshape view view_as reshape_as flatten squeeze
+        unsqueeze expand expand_as repeat select
+        float double long int bool half to type type_as cpu is_floating_point
+        element_size nelement norm square reciprocal rsqrt sign
+        maximum minimum where eq ne lt le gt ge equal allclose isnan isinf
+        any all unbind split chunk contiguous is_contiguous
+        true_divide floor_divide remainder
         """.split())
     SETTABLE_ATTRS = frozenset({"requires_grad", "data", "grad"})
 
-    __slots__ = ("array", "_requires_grad", "_grad", "grad_fn", "output_nr", "_version",
-                 "_retains_grad", "_accumulator", "_base", "__weakref__")
+    __slots__ = ("array", "_requires_grad", "_grad", "_grad_fn", "output_nr", "_version",
+                 "_retains_grad", "_accumulator", "_base", "_view_version", "_hooks",
+                 "__weakref__")
 
     def __init__(self, *args: Any, dtype: Any = None, requires_grad: bool = False) -> None:
         """`torch.Tensor(list)` or `torch.Tensor(2, 3)`: float32 (the legacy constructor)."""
@@ -85,12 +106,14 @@ class Tensor:
         self.array = array
         self._requires_grad = False
         self._grad: Tensor | None = None
-        self.grad_fn: Node | None = None
+        self._grad_fn: Node | None = None
         self.output_nr = 0
-        self._version = [0]
+        self._version = [0]  # shared by views and detach(): one counter per storage
         self._retains_grad = False
         self._accumulator: weakref.ref[AccumulateGrad] | None = None
-        self._base: Tensor | None = None
+        self._base: Tensor | None = None  # the tensor this one is a view of
+        self._view_version = 0  # the version at which a view's grad_fn was last made
+        self._hooks: list[Callable[[Tensor], Tensor | None]] | None = None  # a leaf's hooks
 
     @classmethod
     def _wrap(cls, array: Any) -> Tensor:
@@ -102,6 +125,26 @@ class Tensor:
         return tensor
 
     # --- autograd state ---------------------------------------------------------------------
+
+    @property
+    def grad_fn(self) -> Node | None:
+        if self._base is not None and self._view_version != self._version[0]:
+            self._regenerate_view_history()
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node: Node | None) -> None:
+        self._grad_fn = node
+
+    def _regenerate_view_history(self) -> None:
+        """A view whose base changed in place takes its history from the base again."""
+        self._view_version = self._version[0]
+        base = self._base
+        assert base is not None
+        if base._requires_grad and self._requires_grad:
+            from engine.ops.index import AsStrided
+
+            AsStrided.attach(base, self)
 
     @property
     def is_leaf(self) -> bool:
@@ -120,7 +163,10 @@ class Tensor:
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
             if value.shape_tuple != self.shape_tuple:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(f"attempting to assign a gradient of size "
+                                   f"'{list(value.shape_tuple)}' to a tensor of size "
+                                   f"'{list(self.shape_tuple)}'. Please ensure that the gradient "
+                                   "and the tensor are the same size")
         self._grad = value
 
     @property
@@ -150,6 +196,8 @@ class Tensor:
                     "use a computed variable in a subgraph that doesn't require differentiation "
                     "use var_no_grad = var.detach().")
             return self
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
@@ -165,22 +213,31 @@ class Tensor:
                 "use a computed variable in a subgraph that doesn't require differentiation "
                 "use var_no_grad = var.detach().")
         if value and not self.dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
         self._requires_grad = bool(value)
 
     def retain_grad(self) -> None:
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains_grad:
+        grad_fn = self.grad_fn
+        if grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
-        self.grad_fn.retained[self.output_nr] = weakref.ref(self)
+        grad_fn.retain(self.output_nr, self)
 
-    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> None:
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """A hook on the gradient of this tensor; it may return a replacement gradient."""
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        node = self.grad_fn if self.grad_fn is not None else self.accumulator()
-        node.pre_hooks.setdefault(self.output_nr, []).append(hook)
+        grad_fn = self.grad_fn
+        if grad_fn is None:  # a leaf keeps its hooks itself (its AccumulateGrad comes and goes)
+            if self._hooks is None:
+                self._hooks = []
+            self._hooks.append(hook)
+            return RemovableHandle(self._hooks, hook)
+        grad_fn.add_tensor_hook(self.output_nr, hook)
+        return RemovableHandle(grad_fn.tensor_hooks(self.output_nr), hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
@@ -195,9 +252,9 @@ class Tensor:
         return out
 
     def detach_(self) -> Tensor:
-        if self._base is not None and self._base.requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
-        self.grad_fn = None
+        if self._base is not None:
+            raise RuntimeError(DETACH_VIEW)
+        self._grad_fn = None
         self._requires_grad = False
         return self
 
@@ -257,8 +314,10 @@ class Tensor:
     def is_contiguous(self) -> bool:
         return bool(self.array.flags.c_contiguous)
 
-    def contiguous(self) -> Tensor:
-        return self
+    def contiguous(self, memory_format: Any = None) -> Tensor:
+        from engine.ops.shape import contiguous
+
+        return contiguous(self)
 
     def cpu(self) -> Tensor:
         return self
@@ -290,6 +349,8 @@ class Tensor:
         return bool(self.array.reshape(()))
 
     def __float__(self) -> float:
+        if self._requires_grad and grad_mode.is_grad_enabled():
+            warnings.warn(SCALAR_WITH_GRAD, UserWarning, stacklevel=2)
         return float(self.item())
 
     def __int__(self) -> int:
@@ -486,58 +547,88 @@ class Tensor:
         """PyTorch refuses in-place ops on leaves (and their views) that require grad."""
         if not grad_mode.is_grad_enabled():
             return
-        if self.requires_grad and self.grad_fn is None:
-            if self._base is not None:
-                raise RuntimeError(VIEW_OF_LEAF_INPLACE)
-            raise RuntimeError(LEAF_INPLACE)
-        if self._base is not None and self._base.requires_grad and self._base.is_leaf:
+        base = self._base
+        if base is not None and base._requires_grad and base.grad_fn is None:
             raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+        if self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(LEAF_INPLACE)
 
     def assign_inplace(self, result: Tensor) -> Tensor:
-        """Make `self` hold `result` in place: same storage, the new history, version + 1."""
+        """Make `self` hold `result` in place: same storage, the new history, version + 1.
+
+        `result` was computed from `self` by an ordinary op; its node becomes self's grad_fn
+        (or, for a view, part of the base's CopySlices).
+        """
         self.check_inplace()
-        if not np.can_cast(result.array.dtype, self.array.dtype, casting="same_kind") and not (
-                self.array.dtype.kind == "f" and result.array.dtype.kind in "iub"):
+        array = self.array
+        if not np.can_cast(result.array.dtype, array.dtype, casting="same_kind") and not (
+                array.dtype.kind == "f" and result.array.dtype.kind in "iub"):
             raise RuntimeError(f"result type {_type_word(result.array.dtype)} can't be cast to "
-                               f"the desired output type {_type_word(self.array.dtype)}")
-        if result.array.shape != self.array.shape:
+                               f"the desired output type {_type_word(array.dtype)}")
+        if result.array.shape != array.shape:
             try:
-                np.broadcast_to(result.array, self.array.shape)
+                np.broadcast_to(result.array, array.shape)
             except ValueError:
                 raise RuntimeError(
-                    f"output with shape {list(self.array.shape)} doesn't match the broadcast "
+                    f"output with shape {list(array.shape)} doesn't match the broadcast "
                     f"shape {list(result.array.shape)}") from None
-        if self.array.flags.writeable:
-            self.array[...] = result.array
-        else:
-            self.array = np.array(np.broadcast_to(result.array, self.array.shape),
-                                  dtype=self.array.dtype)
+        if not array.flags.writeable:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation.")
+        node = result._grad_fn
+        if node is not None:
+            node.keep_original(self)  # type: ignore[attr-defined]
+        array[...] = result.array
         self.bump_version()
-        if result.grad_fn is not None:
-            retained = self._retains_grad
-            if retained and self.grad_fn is not None:
-                self.grad_fn.retained.pop(self.output_nr, None)
-            self.grad_fn = result.grad_fn
-            self.output_nr = result.output_nr
-            self._requires_grad = True
-            if retained:
-                self.grad_fn.retained[self.output_nr] = weakref.ref(self)
-            result.grad_fn.output_meta = (self.shape_tuple, self.array.dtype)  # type: ignore
+        if node is None:
+            return self
+        node.output_meta = [(array.shape, array.dtype)]  # type: ignore[attr-defined]
+        if node.saved_output is not None:  # type: ignore[attr-defined]
+            node.saved_output = (array, self._version, self._version[0])  # type: ignore
+        if self._base is not None:
+            self._rebase_view(node)
+            return self
+        old = self._grad_fn
+        if self._retains_grad and old is not None and old.retained:
+            old.retained.pop(self.output_nr, None)
+            node.retain(0, self)
+        self._grad_fn, self.output_nr, self._requires_grad = node, 0, True
         return self
 
+    def _rebase_view(self, node: Node) -> None:
+        """An in-place op on a view: the base gets CopySlices, the view its new history."""
+        from engine.autograd import CopySlices, gradient_edge
+        from engine.ops.index import AsStrided, view_positions
+
+        base = self._base
+        assert base is not None
+        positions = view_positions(self.array, base.array)
+        copy_slices = CopySlices(gradient_edge(base), (base.array.shape, base.array.dtype),
+                                 positions, node)
+        base._grad_fn, base.output_nr, base._requires_grad = copy_slices, 0, True
+        self._requires_grad = True
+        AsStrided.attach(base, self)
+
     def zero_(self) -> Tensor:
-        return self.fill_(0)
+        from engine.ops.shape import Zero
+
+        return self.assign_inplace(Zero.apply(self, value=0))
 
     def fill_(self, value: Any) -> Tensor:
-        from engine.ops.shape import Fill
+        from engine.ops.shape import Fill, FillTensor
 
-        value_tensor = value if isinstance(value, Tensor) else None
-        return self.assign_inplace(Fill.apply(self, value_tensor if value_tensor is not None
-                                              else value))
+        if isinstance(value, Tensor):
+            return self.assign_inplace(FillTensor.apply(self, value))
+        return self.assign_inplace(Fill.apply(self, value=value))
 
     def copy_(self, source: Tensor) -> Tensor:
         from engine.ops.shape import Copy
 
+        if not isinstance(source, Tensor):
+            raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(source).__name__}")
         return self.assign_inplace(Copy.apply(self, source))
 
     def uniform_(self, a: float = 0.0, b: float = 1.0) -> Tensor:
@@ -557,12 +648,12 @@ class Tensor:
     # --- indexing ------------------------------------------------------------------------------
 
     def __getitem__(self, index: Any) -> Tensor:
-        from engine.ops.shape import getitem
+        from engine.ops.index import getitem
 
         return getitem(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        from engine.ops.shape import setitem
+        from engine.ops.index import setitem
 
         setitem(self, index, value)
 
@@ -580,19 +671,71 @@ def normalize_dim(dim: int, ndim: int) -> int:
     return dim % bound
 
 
-def prepare_operands(args: tuple[Any, ...]) -> list[np.ndarray]:
-    """Cast tensors and python scalars to PyTorch's result dtype, check the broadcast size."""
-    operands = [(a.dtype, a.array.ndim) for a in args if isinstance(a, Tensor)]
-    scalars = [a for a in args if not isinstance(a, Tensor)]
-    for s in scalars:
-        if not isinstance(s, (int, float, bool)):
-            raise TypeError(f"unsupported operand type: '{type(s).__name__}'")
-    result = dtypes.result_type(operands, scalars).np
-    arrays = [a.array if isinstance(a, Tensor) else np.asarray(a) for a in args]
-    shape = np.broadcast_shapes(*(x.shape for x in arrays)) if len(arrays) > 1 else None
-    if shape is not None:
-        budget.check_shape(shape, result.itemsize)
-    return [x if x.dtype == result else x.astype(result) for x in arrays]
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
+
+
+def prepare_operands(args: tuple[Any, ...]) -> list[Any]:
+    """Cast tensors and python numbers to PyTorch's result dtype; check the broadcast.
+
+    None stays None (an absent operand, like a missing clamp bound). The common case (one
+    tensor dtype, numbers of no higher category) returns the arrays and numbers unchanged.
+    """
+    arrays: list[Any] = []
+    dtype = None
+    mixed = False
+    scalar_category = -1
+    for a in args:
+        if isinstance(a, Tensor):
+            array = a.array
+            if dtype is None:
+                dtype = array.dtype
+            elif array.dtype != dtype:
+                mixed = True
+            arrays.append(array)
+        elif a is None:
+            arrays.append(None)
+        elif isinstance(a, (bool, int, float)):
+            scalar_category = max(scalar_category, 0 if isinstance(a, bool) else
+                                  1 if isinstance(a, int) else 2)
+            arrays.append(a)
+        else:
+            raise TypeError(f"unsupported operand type: '{type(a).__name__}'")
+    if mixed or dtype is None or scalar_category > _CATEGORY[dtype.kind]:
+        operands = [(a.dtype, a.array.ndim) for a in args if isinstance(a, Tensor)]
+        scalars = [a for a in args if a is not None and not isinstance(a, Tensor)]
+        result = dtypes.result_type(operands, scalars).np
+        arrays = [x if x is None else np.asarray(x, dtype=result) if not isinstance(
+            x, np.ndarray) else x if x.dtype == result else x.astype(result) for x in arrays]
+        dtype = result
+    shapes = [x.shape for x in arrays if isinstance(x, np.ndarray)]
+    if len(shapes) > 1 and any(shape != shapes[0] for shape in shapes):
+        try:
+            shape = np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise _first_broadcast_error(shapes) from None
+        budget.check_shape(shape, dtype.itemsize)
+    return arrays
+
+
+def _first_broadcast_error(shapes: list[tuple[int, ...]]) -> RuntimeError:
+    shape = shapes[0]
+    for other in shapes[1:]:
+        try:
+            shape = np.broadcast_shapes(shape, other)
+        except ValueError:
+            return broadcast_error(shape, other)
+    return RuntimeError("shapes cannot be broadcast")
+
+
+def broadcast_error(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:
+    """PyTorch's message for two shapes that do not broadcast (first mismatch from the right)."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    for i in reversed(range(n)):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            return RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b "
+                                f"({b[i]}) at non-singleton dimension {i}")
+    return RuntimeError("shapes cannot be broadcast")
 
 
 class Parameter(Tensor):

@@ -73,6 +73,23 @@ class Mul(Function):
         return (grad * b if self.needs[0] else None, grad * a if self.needs[1] else None)
 
 
+class MulScalar(Function):
+    """tensor * number inside derivative formulas (PyTorch's MulBackward1: no scalar edge)."""
+
+    grad_fn_name = "MulBackward1"
+
+    def forward(self, a: np.ndarray, scalar: Any) -> np.ndarray:
+        self.scalar = scalar
+        return a * scalar
+
+    def backward(self, grad, inputs, output):
+        return (scale(grad, self.scalar),)
+
+
+def scale(tensor: Tensor, scalar: Any) -> Tensor:
+    return MulScalar.apply(tensor, scalar=scalar)
+
+
 class Div(Function):
     grad_fn_name = "DivBackward0"
     promotes = True
@@ -105,7 +122,7 @@ class Reciprocal(Function):
         return 1 / (a if a.dtype.kind == "f" else a.astype(np.float32))
 
     def backward(self, grad, inputs, output):
-        return (-grad * output * output,)
+        return (grad * -(output * output),)
 
 
 class Neg(Function):
@@ -139,8 +156,8 @@ class PowScalar(Function):
     def backward(self, grad, inputs, output):
         (a,) = inputs
         if self.exponent == 0:
-            return (grad * 0,)
-        return (grad * self.exponent * a ** (self.exponent - 1),)
+            return (Tensor._wrap(np.zeros(a.shape_tuple, dtype=a.array.dtype)),)
+        return (grad * scale(a ** (self.exponent - 1), self.exponent),)
 
 
 class PowTensor(Function):
@@ -158,7 +175,9 @@ class PowTensor(Function):
         from engine import functional as F
 
         a, b = inputs
-        grad_a = grad * b * a ** (b - 1) if self.needs[0] else None
+        grad_a = None
+        if self.needs[0]:  # PyTorch takes it as 0 where the exponent is 0 (even for a == 0)
+            grad_a = F.where(b == 0, 0.0, grad * (b * a ** (b - 1)))
         grad_b = None
         if self.needs[1]:
             # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0.

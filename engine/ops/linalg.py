@@ -87,27 +87,26 @@ class Dot(Function):
         return (grad * b if self.needs[0] else None, grad * a if self.needs[1] else None)
 
 
-class BatchMatmul(Function):
-    """matmul with batch dims; PyTorch shows the fold-into-mm result as UnsafeViewBackward0."""
+class Bmm(Function):
+    """Batched matrix product of two 3-D tensors (what matmul with batch dims comes down to)."""
 
-    grad_fn_name = "UnsafeViewBackward0"
+    grad_fn_name = "BmmBackward0"
 
     def saved_indices(self, needs):
         return tuple(i for i in (0, 1) if needs[1 - i])
 
     def forward(self, a, b):
-        _check_dtypes(a, b)
-        try:
-            return np.matmul(a, b)
-        except ValueError:
+        if a.shape[2] != b.shape[1]:
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{a.shape[0]}, {a.shape[-1]}] but got: [{b.shape[0]}, "
-                               f"{b.shape[-2]}].") from None
+                               f"[{b.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
+                               f"{b.shape[1]}].")
+        _check_dtypes(a, b)
+        return np.matmul(a, b)
 
     def backward(self, grad, inputs, output):
         a, b = inputs
-        return (grad.matmul(b.transpose(-1, -2)) if self.needs[0] else None,
-                a.transpose(-1, -2).matmul(grad) if self.needs[1] else None)
+        return (grad.bmm(b.transpose(1, 2)) if self.needs[0] else None,
+                a.transpose(1, 2).bmm(grad) if self.needs[1] else None)
 
 
 class Addmm(Function):

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops.arith import scale
 
 
 def _float(a: np.ndarray) -> np.ndarray:
@@ -44,7 +45,7 @@ class Sqrt(Function):
         return np.sqrt(_float(a))
 
     def backward(self, grad, inputs, output):
-        return (grad / (2 * output),)
+        return (grad / scale(output, 2),)
 
 
 class Sin(Function):
@@ -77,7 +78,21 @@ class Tanh(Function):
         return np.tanh(_float(a))
 
     def backward(self, grad, inputs, output):
-        return (grad * (1 - output * output),)
+        return (TanhBackward.apply(grad, output),)
+
+
+class TanhBackward(Function):
+    """tanh's derivative as its own op (PyTorch's tanh_backward): grad * (1 - y^2)."""
+
+    grad_fn_name = "TanhBackwardBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, y):
+        return grad * (1 - y * y)
+
+    def backward(self, gg, inputs, output):
+        grad, y = inputs
+        return gg * (1 - y * y), gg * grad * scale(y, -2)
 
 
 class Sigmoid(Function):
@@ -91,7 +106,21 @@ class Sigmoid(Function):
                         np.exp(-np.abs(a)) / (1 + np.exp(-np.abs(a)))).astype(a.dtype)
 
     def backward(self, grad, inputs, output):
-        return (grad * output * (1 - output),)
+        return (SigmoidBackward.apply(grad, output),)
+
+
+class SigmoidBackward(Function):
+    """sigmoid's derivative as its own op (PyTorch's sigmoid_backward): grad * y * (1 - y)."""
+
+    grad_fn_name = "SigmoidBackwardBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, y):
+        return grad * y * (1 - y)
+
+    def backward(self, gg, inputs, output):
+        grad, y = inputs
+        return gg * y * (1 - y), gg * grad * (1 - scale(y, 2))
 
 
 class Relu(Function):
@@ -102,7 +131,21 @@ class Relu(Function):
         return np.maximum(a, np.zeros((), dtype=a.dtype))
 
     def backward(self, grad, inputs, output):
-        return (grad * (output > 0).to(grad.dtype),)
+        return (ThresholdBackward.apply(grad, output),)
+
+
+class ThresholdBackward(Function):
+    """relu's derivative as its own op (PyTorch's threshold_backward): grad where y > 0."""
+
+    grad_fn_name = "ThresholdBackwardBackward0"
+    saves = (1,)
+
+    def forward(self, grad, y):
+        return np.where(y > 0, grad, np.zeros((), dtype=grad.dtype))
+
+    def backward(self, gg, inputs, output):
+        y = inputs[1]
+        return where(y.array > 0, gg, 0.0), _zeros_like(y)
 
 
 class Abs(Function):
@@ -113,17 +156,40 @@ class Abs(Function):
         return np.abs(a)
 
     def backward(self, grad, inputs, output):
-        return (grad * inputs[0].sign(),)
+        return (grad * Sgn.apply(inputs[0]),)
 
 
 class Sign(Function):
+    """sign(x): its derivative is zero everywhere it exists."""
+
     grad_fn_name = "SignBackward0"
 
     def forward(self, a):
         return np.sign(a)
 
     def backward(self, grad, inputs, output):
-        return (grad * 0,)
+        return (_zeros_like(grad),)
+
+
+class Sgn(Sign):
+    grad_fn_name = "SgnBackward0"
+
+
+def _zeros_like(tensor):
+    from engine.tensor import Tensor
+
+    return Tensor._wrap(np.zeros(tensor.array.shape, dtype=tensor.array.dtype))
+
+
+class Rsqrt(Function):
+    grad_fn_name = "RsqrtBackward0"
+    saves_output = True
+
+    def forward(self, a):
+        return 1 / np.sqrt(_float(a))
+
+    def backward(self, grad, inputs, output):
+        return (grad * scale(output * output * output, -0.5),)
 
 
 class Clamp(Function):
@@ -144,16 +210,72 @@ class Clamp(Function):
         return out
 
     def backward(self, grad, inputs, output):
-        from engine import functional as F
-
         (a,) = inputs
-        mask = None
+        inside = np.ones(a.shape_tuple, dtype=bool)
         if self.low is not None:
-            mask = a >= self.low
+            inside &= a.array >= self.low
         if self.high is not None:
-            upper = a <= self.high
-            mask = upper if mask is None else F.logical_and(mask, upper)
-        return (grad * mask.to(grad.dtype),)
+            inside &= a.array <= self.high
+        return (where(inside, grad, 0.0),)
+
+
+class ClampTensor(Function):
+    """clamp with tensor bounds: min(max(x, low), high); the bounds get gradients too."""
+
+    grad_fn_name = "ClampBackward0"
+    saves = (0, 1, 2)
+    counts_scalars = True  # an absent bound is listed as (None, 0)
+    promotes = True
+
+    def forward(self, a, low, high):
+        self.has = (low is not None, high is not None)
+        out = a
+        if low is not None:
+            out = np.maximum(out, low)
+        if high is not None:
+            out = np.minimum(out, high)
+        return out
+
+    def backward(self, grad, inputs, output):
+        a, low, high = (x.array if x is not None else None for x in inputs)
+        inside = np.ones(a.shape, dtype=bool)
+        if low is not None:
+            inside = inside & (a >= low)
+        if high is not None:
+            inside = inside & (a <= high)
+        grad_low = grad_high = None
+        if low is not None and self.needs[1]:
+            below = a < low if high is None else (a < low) & (low < high)
+            grad_low = where(below, grad, 0.0)
+        if high is not None and self.needs[2]:
+            above = a > high if low is None else (a > high) | (high < low)
+            grad_high = where(above, grad, 0.0)
+        return where(inside, grad, 0.0), grad_low, grad_high
+
+
+class Where(Function):
+    """where(condition, a, b); the condition is not differentiable and not an edge."""
+
+    grad_fn_name = "WhereBackward0"
+    promotes = True
+    counts_scalars = True
+
+    def forward(self, a, b, condition):
+        self.condition = condition
+        return np.where(condition, a, b)
+
+    def backward(self, grad, inputs, output):
+        zero = 0.0
+        return (where(self.condition, grad, zero) if self.needs[0] else None,
+                where(self.condition, zero, grad) if self.needs[1] else None)
+
+
+def where(condition, a, b):
+    """torch.where on a boolean numpy array or tensor condition."""
+    from engine.tensor import Tensor
+
+    mask = condition.array if isinstance(condition, Tensor) else np.asarray(condition)
+    return Where.apply(a, b, condition=mask.astype(bool, copy=False))
 
 
 class ClampMin(Clamp):

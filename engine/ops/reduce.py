@@ -205,7 +205,26 @@ class Softmax(Function):
         return shifted / shifted.sum(axis=dim, keepdims=True)
 
     def backward(self, grad, inputs, output):
-        return (output * (grad - (grad * output).sum(self.dim, keepdim=True)),)
+        return (SoftmaxBackwardData.apply(grad, output, dim=self.dim),)
+
+
+class SoftmaxBackwardData(Function):
+    """softmax's derivative as its own op: y * (grad - sum(grad * y))."""
+
+    grad_fn_name = "SoftmaxBackwardDataBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, y, dim):
+        self.dim = dim
+        return y * (grad - (grad * y).sum(axis=dim, keepdims=True))
+
+    def backward(self, gg, inputs, output):
+        grad, y = inputs
+        dim = self.dim
+        grad_grad = y * (gg - (gg * y).sum(dim, keepdim=True))
+        grad_y = gg * (grad - (grad * y).sum(dim, keepdim=True)) - grad * (gg * y).sum(
+            dim, keepdim=True)
+        return grad_grad, grad_y
 
 
 class LogSoftmax(Function):
@@ -219,4 +238,67 @@ class LogSoftmax(Function):
         return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
     def backward(self, grad, inputs, output):
-        return (grad - output.exp() * grad.sum(self.dim, keepdim=True),)
+        return (LogSoftmaxBackwardData.apply(grad, output, dim=self.dim),)
+
+
+class LogSoftmaxBackwardData(Function):
+    """log_softmax's derivative as its own op: grad - exp(y) * sum(grad)."""
+
+    grad_fn_name = "LogSoftmaxBackwardDataBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, y, dim):
+        self.dim = dim
+        return grad - np.exp(y) * grad.sum(axis=dim, keepdims=True)
+
+    def backward(self, gg, inputs, output):
+        grad, y = inputs
+        soft = y.exp()
+        grad_grad = gg - (gg * soft).sum(self.dim, keepdim=True)
+        grad_y = -(gg * soft * grad.sum(self.dim, keepdim=True))
+        return grad_grad, grad_y
+
+
+class LinalgVectorNorm(Function):
+    """torch.norm / t.norm / linalg.vector_norm for a number `ord` over `dims` (None: all)."""
+
+    grad_fn_name = "LinalgVectorNormBackward0"
+    saves = (0,)
+    saves_output = True
+
+    def forward(self, a, ord, dims, keepdim):
+        self.ord, self.dims, self.keepdim, self.input_shape = ord, dims, keepdim, a.shape
+        absolute = np.abs(a)
+        if ord == np.inf:
+            return absolute.max(axis=dims, keepdims=keepdim)
+        if ord == -np.inf:
+            return absolute.min(axis=dims, keepdims=keepdim)
+        if ord == 0:
+            return (absolute != 0).sum(axis=dims, keepdims=keepdim).astype(a.dtype)
+        if ord == 1:
+            return absolute.sum(axis=dims, keepdims=keepdim)
+        if ord == 2:
+            return np.sqrt((a * a).sum(axis=dims, keepdims=keepdim))
+        return ((absolute ** ord).sum(axis=dims, keepdims=keepdim) ** (1 / ord)).astype(a.dtype)
+
+    def backward(self, grad, inputs, output):
+        from engine.ops.pointwise import Sgn, where
+
+        (a,) = inputs
+        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
+        norm = _restore(output, self.input_shape, self.dims, self.keepdim)
+        p = self.ord
+        if p == 0:
+            return (Tensor._wrap(np.zeros(self.input_shape, dtype=a.array.dtype)),)
+        if p == 1:
+            return (grad * Sgn.apply(a),)
+        if p in (np.inf, -np.inf):
+            # the gradient is shared evenly among the elements that reach the norm
+            hits = np.abs(a.array) == norm.array
+            share = hits / hits.sum(axis=self.dims, keepdims=True)
+            return (grad * Sgn.apply(a) * Tensor._wrap(share.astype(a.array.dtype)),)
+        zero = norm.array == 0
+        if p == 2:
+            return (grad * where(zero, 0.0, a / norm),)
+        local = a * a.abs() ** (p - 2) / norm ** (p - 1)
+        return (grad * where(zero, 0.0, local),)

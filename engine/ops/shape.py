@@ -1,70 +1,114 @@
-"""Ops that move, select or copy elements: views, indexing, cat/stack, casts and copies."""
+"""Ops that reshape, reorder, join or copy elements: views, cat/stack/split, casts, copies.
+
+A view op's output shares its input's memory and version counter (`view_of`), as in PyTorch,
+so an in-place change through one is seen, and checked, through the other.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from engine import grad_mode
 from engine.autograd import Function
 from engine.tensor import Tensor, normalize_dim
 
 
-def _shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
+def shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
+    """`f(2, 3)`, `f((2, 3))` and `f([2, 3])` all mean the shape (2, 3)."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
     return tuple(int(s) for s in shape)
 
 
-class SumToSize(Function):
-    """The engine's reduction of a broadcast gradient back to an input's shape."""
-
-    grad_fn_name = "SumToSizeBackward0"
-
-    def forward(self, a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-        self.input_shape = a.shape
-        lead = a.ndim - len(shape)
-        axes = tuple(range(lead)) + tuple(
-            lead + i for i, size in enumerate(shape) if size == 1 and a.shape[lead + i] != 1)
-        out = a.sum(axis=axes, keepdims=True) if axes else a
-        return out.reshape(shape)
-
-    def backward(self, grad, inputs, output):
-        return (expand(grad, self.input_shape),)
+def view_of(base: Tensor, out: Tensor) -> Tensor:
+    """Mark `out` as a view of `base`: shared version counter, `_base` the root base."""
+    out._version = base._version
+    out._view_version = base._version[0]
+    out._base = base._base if base._base is not None else base
+    return out
 
 
 def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
-    return SumToSize.apply(tensor, shape=shape)
+    """Sum a broadcast gradient back to `shape`, as PyTorch's sum_to (sum, then view)."""
+    from engine.ops.reduce import SumDim
+
+    lead = tensor.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, size in enumerate(shape) if size == 1 and tensor.shape_tuple[lead + i] != 1)
+    if dims:
+        tensor = SumDim.apply(tensor, dims=dims, keepdim=True)
+    return view(tensor, shape) if lead else tensor
+
+
+# --- reshaping -----------------------------------------------------------------------------------
+
+def _infer_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
+    """Resolve one -1 in `shape` for `size` elements, with PyTorch's errors."""
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape:
+        if known == 0 or size % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+        return tuple(size // known if s == -1 else s for s in shape)
+    if known != size:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {size}")
+    return shape
+
+
+def _view_array(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    """`a` reshaped without a copy, or None when its strides do not allow it."""
+    try:
+        return np.reshape(a, shape, copy=False)
+    except ValueError:
+        return None
 
 
 class View(Function):
     grad_fn_name = "ViewBackward0"
 
-    def forward(self, a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    def forward(self, a: np.ndarray, shape: tuple[int, ...], array: np.ndarray) -> np.ndarray:
         self.input_shape = a.shape
-        try:
-            return a.reshape(shape)
-        except ValueError:
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {a.size}"
-                               ) from None
+        return array
 
     def backward(self, grad, inputs, output):
         return (reshape(grad, self.input_shape),)
 
 
+class ReshapeAlias(View):
+    """reshape of a non-contiguous tensor whose strides still allow a view."""
+
+    grad_fn_name = "ReshapeAliasBackward0"
+
+
 class UnsafeView(View):
+    """reshape that had to copy first (after a CloneBackward0), and matmul's final reshape."""
+
     grad_fn_name = "UnsafeViewBackward0"
 
 
 def reshape(tensor: Tensor, *shape: Any) -> Tensor:
-    return _view_of(tensor, View.apply(tensor, shape=_shape_arg(shape)))
+    target = _infer_shape(shape_arg(shape), tensor.array.size)
+    array = _view_array(tensor.array, target)
+    if array is None:
+        copied = clone(tensor)
+        return UnsafeView.apply(copied, shape=target, array=copied.array.reshape(target))
+    op = View if tensor.array.flags.c_contiguous else ReshapeAlias
+    return view_of(tensor, op.apply(tensor, shape=target, array=array))
 
 
 def view(tensor: Tensor, *shape: Any) -> Tensor:
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
-        return tensor.to(shape[0])
-    return reshape(tensor, *shape)
+        return tensor.to(shape[0])  # t.view(dtype)
+    target = _infer_shape(shape_arg(shape), tensor.array.size)
+    array = _view_array(tensor.array, target)
+    if array is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
+                           "least one dimension spans across two contiguous subspaces). Use "
+                           ".reshape(...) instead.")
+    return view_of(tensor, View.apply(tensor, shape=target, array=array))
 
 
 def flatten(tensor: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -74,27 +118,27 @@ def flatten(tensor: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     start, end = normalize_dim(start_dim, len(shape)), normalize_dim(end_dim, len(shape))
     if start == end:
         return tensor
-    new = shape[:start] + (int(np.prod(shape[start:end + 1])),) + shape[end + 1:]
-    return reshape(tensor, new)
+    return reshape(tensor, shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
 
 
-def _view_of(base: Tensor, out: Tensor) -> Tensor:
-    """Views share the version counter (and storage) with their base, as in PyTorch."""
-    if np.shares_memory(out.array, base.array):
-        out._version = base._version
-        out._base = base._base if base._base is not None else base
-    return out
+def reshape_as(tensor: Tensor, other: Tensor) -> Tensor:
+    return reshape(tensor, other.shape_tuple)
 
+
+def view_as(tensor: Tensor, other: Tensor) -> Tensor:
+    return view(tensor, other.shape_tuple)
+
+
+def contiguous(tensor: Tensor, memory_format: Any = None) -> Tensor:
+    return tensor if tensor.array.flags.c_contiguous else clone(tensor)
+
+
+# --- reordering ----------------------------------------------------------------------------------
 
 class Permute(Function):
     grad_fn_name = "PermuteBackward0"
 
     def forward(self, a: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        if sorted(dims) != list(range(a.ndim)):
-            raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input "
-                               "does not match the length of the desired ordering of dimensions "
-                               "i.e. input.dim() = {} is not equal to len(dims) = {}".format(
-                                   a.ndim, len(dims)))
         self.dims = dims
         return a.transpose(dims)
 
@@ -102,42 +146,58 @@ class Permute(Function):
         return (permute(grad, *np.argsort(self.dims).tolist()),)
 
 
-class Transpose(Permute):
+class Transpose(Function):
     grad_fn_name = "TransposeBackward0"
+
+    def forward(self, a: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
+        self.dims = (dim0, dim1)
+        return np.swapaxes(a, dim0, dim1)
+
+    def backward(self, grad, inputs, output):
+        return (transpose(grad, *self.dims),)
 
 
 class T(Permute):
     grad_fn_name = "TBackward0"
 
+    def backward(self, grad, inputs, output):
+        return (t(grad),)
+
 
 def permute(tensor: Tensor, *dims: Any) -> Tensor:
-    dims_t = tuple(normalize_dim(d, tensor.ndim) for d in _shape_arg(dims))
-    return _view_of(tensor, Permute.apply(tensor, dims=dims_t))
+    order = shape_arg(dims)
+    if len(order) != tensor.ndim:
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {tensor.ndim} is not equal to len(dims) = {len(order)}")
+    normalized = tuple(normalize_dim(d, tensor.ndim) for d in order)
+    if len(set(normalized)) != len(normalized):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return view_of(tensor, Permute.apply(tensor, dims=normalized))
 
 
 def transpose(tensor: Tensor, dim0: int, dim1: int) -> Tensor:
-    n = tensor.ndim
-    order = list(range(n))
-    d0, d1 = normalize_dim(dim0, n), normalize_dim(dim1, n)
-    order[d0], order[d1] = order[d1], order[d0]
-    return _view_of(tensor, Transpose.apply(tensor, dims=tuple(order)))
+    d0, d1 = normalize_dim(dim0, tensor.ndim), normalize_dim(dim1, tensor.ndim)
+    return view_of(tensor, Transpose.apply(tensor, dim0=d0, dim1=d1))
 
 
 def t(tensor: Tensor) -> Tensor:
     if tensor.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{tensor.ndim}D")
-    return _view_of(tensor, T.apply(tensor, dims=tuple(reversed(range(tensor.ndim)))))
+    return view_of(tensor, T.apply(tensor, dims=tuple(reversed(range(tensor.ndim)))))
 
 
 class Squeeze(Function):
+    """squeeze(): every size-1 dim; the variants differ only in PyTorch's grad_fn name."""
+
     grad_fn_name = "SqueezeBackward0"
 
     def forward(self, a: np.ndarray, dims: tuple[int, ...] | None) -> np.ndarray:
         self.input_shape = a.shape
-        if dims is None:
-            return a.reshape(tuple(s for s in a.shape if s != 1))
-        return a.reshape(tuple(s for i, s in enumerate(a.shape) if not (i in dims and s == 1)))
+        keep = tuple(s for i, s in enumerate(a.shape)
+                     if s != 1 or (dims is not None and i not in dims))
+        return a.reshape(keep)
 
     def backward(self, grad, inputs, output):
         return (reshape(grad, self.input_shape),)
@@ -151,13 +211,19 @@ class SqueezeDims(Squeeze):
     grad_fn_name = "SqueezeBackward2"
 
 
+class SqueezeInplaceDim(Squeeze):
+    """`squeeze_(dim)`, which matmul of a vector and a matrix uses on its result."""
+
+    grad_fn_name = "SqueezeBackward4"
+
+
 def squeeze(tensor: Tensor, dim: Any = None) -> Tensor:
     if dim is None:
-        return _view_of(tensor, Squeeze.apply(tensor, dims=None))
+        return view_of(tensor, Squeeze.apply(tensor, dims=None))
     if isinstance(dim, (tuple, list)):
         dims = tuple(normalize_dim(d, tensor.ndim) for d in dim)
-        return _view_of(tensor, SqueezeDims.apply(tensor, dims=dims))
-    return _view_of(tensor, SqueezeDim.apply(tensor, dims=(normalize_dim(dim, tensor.ndim),)))
+        return view_of(tensor, SqueezeDims.apply(tensor, dims=dims))
+    return view_of(tensor, SqueezeDim.apply(tensor, dims=(normalize_dim(dim, tensor.ndim),)))
 
 
 class Unsqueeze(Function):
@@ -172,7 +238,7 @@ class Unsqueeze(Function):
 
 
 def unsqueeze(tensor: Tensor, dim: int) -> Tensor:
-    return _view_of(tensor, Unsqueeze.apply(tensor, dim=normalize_dim(dim, tensor.ndim + 1)))
+    return view_of(tensor, Unsqueeze.apply(tensor, dim=normalize_dim(dim, tensor.ndim + 1)))
 
 
 class Expand(Function):
@@ -180,43 +246,216 @@ class Expand(Function):
 
     def forward(self, a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         self.input_shape = a.shape
-        if len(shape) < a.ndim:
-            raise RuntimeError(f"expand(torch.FloatTensor{{{list(a.shape)}}}, size={list(shape)})"
-                               ": the number of sizes provided ({len(shape)}) must be greater or "
-                               f"equal to the number of dimensions in the tensor ({a.ndim})")
-        lead = len(shape) - a.ndim
-        target = tuple(a.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
-        try:
-            return np.broadcast_to(a, target)
-        except ValueError:
-            raise RuntimeError(f"The expanded size of the tensor ({target[-1]}) must match the "
-                               f"existing size ({a.shape[-1]}) at non-singleton dimension "
-                               f"{len(target) - 1}.  Target sizes: {list(shape)}.  Tensor sizes: "
-                               f"{list(a.shape)}") from None
+        return np.broadcast_to(a, shape)
 
     def backward(self, grad, inputs, output):
         return (sum_to(grad, self.input_shape),)
 
 
-def expand(tensor: Tensor, *shape: Any) -> Tensor:
+def expand(tensor: Tensor, *sizes: Any) -> Tensor:
     from engine import budget
 
-    target = _shape_arg(shape)
-    budget.check_shape([abs(s) for s in target], tensor.array.itemsize)
-    return _view_of(tensor, Expand.apply(tensor, shape=target))
+    shape = shape_arg(sizes)
+    current = tensor.shape_tuple
+    if len(shape) < len(current):
+        raise RuntimeError(f"expand(torch.{tensor.dtype.legacy_name}{{{list(current)}}}, "
+                           f"size={list(shape)}): the number of sizes provided ({len(shape)}) "
+                           "must be greater or equal to the number of dimensions in the tensor "
+                           f"({len(current)})")
+    lead = len(shape) - len(current)
+    target = []
+    for i, size in enumerate(shape):
+        if i < lead:
+            if size < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in "
+                                   f"a leading, non-existing dimension {i}")
+            target.append(size)
+            continue
+        old = current[i - lead]
+        if size == -1:
+            size = old
+        elif old != 1 and size != old:
+            raise RuntimeError(f"The expanded size of the tensor ({size}) must match the "
+                               f"existing size ({old}) at non-singleton dimension {i}.  Target "
+                               f"sizes: {list(shape)}.  Tensor sizes: {list(current)}")
+        target.append(size)
+    budget.check_shape(target, tensor.array.itemsize)
+    return view_of(tensor, Expand.apply(tensor, shape=tuple(target)))
 
 
 def expand_as(tensor: Tensor, other: Tensor) -> Tensor:
     return expand(tensor, other.shape_tuple)
 
 
-def reshape_as(tensor: Tensor, other: Tensor) -> Tensor:
-    return reshape(tensor, other.shape_tuple)
+class Repeat(Function):
+    grad_fn_name = "RepeatBackward0"
+
+    def forward(self, a: np.ndarray, repeats: tuple[int, ...]) -> np.ndarray:
+        if len(repeats) < a.ndim:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than "
+                               "number of dimensions of tensor")
+        self.shape = (1,) * (len(repeats) - a.ndim) + a.shape
+        self.repeats = repeats
+        return np.tile(a.reshape(self.shape), repeats)
+
+    def backward(self, grad, inputs, output):
+        # view the result as (r0, s0, r1, s1, ...) and sum the repeat axes away
+        split = [n for pair in zip(self.repeats, self.shape) for n in pair]
+        summed = reshape(grad, split).sum(tuple(range(0, len(split), 2)))
+        return (summed,)
 
 
-def view_as(tensor: Tensor, other: Tensor) -> Tensor:
-    return reshape(tensor, other.shape_tuple)
+def repeat(tensor: Tensor, *sizes: Any) -> Tensor:
+    from engine import budget
 
+    repeats = shape_arg(sizes)
+    shape = (1,) * max(0, len(repeats) - tensor.ndim) + tensor.shape_tuple
+    budget.check_shape([r * s for r, s in zip(repeats, shape)], tensor.array.itemsize)
+    return Repeat.apply(tensor, repeats=repeats)
+
+
+# --- joining and splitting -----------------------------------------------------------------------
+
+class Cat(Function):
+    grad_fn_name = "CatBackward0"
+
+    def forward(self, *arrays: np.ndarray, dim: int = 0) -> np.ndarray:
+        self.dim = dim
+        self.sizes = [a.shape[dim] for a in arrays]
+        return np.concatenate(arrays, axis=dim)
+
+    def backward(self, grad, inputs, output):
+        return split(grad, self.sizes, self.dim)
+
+
+class Stack(Function):
+    grad_fn_name = "StackBackward0"
+
+    def forward(self, *arrays: np.ndarray, dim: int = 0) -> np.ndarray:
+        self.dim = dim
+        return np.stack(arrays, axis=dim)
+
+    def backward(self, grad, inputs, output):
+        return unbind(grad, self.dim)
+
+
+def _tensor_list(tensors: Any, name: str) -> list[Tensor]:
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"({type(tensors).__name__}), but expected one of: (tuple of Tensors "
+                        "tensors, int dim)")
+    if not tensors:
+        raise ValueError(f"torch.{name}(): expected a non-empty list of Tensors")
+    for index, item in enumerate(tensors):
+        if not isinstance(item, Tensor):
+            raise TypeError(f"expected Tensor as element {index} in argument 0, but got "
+                            f"{type(item).__name__}")
+    return list(tensors)
+
+
+def _promoted(tensors: list[Tensor]) -> list[Tensor]:
+    from engine import dtypes
+
+    result = tensors[0].dtype
+    for item in tensors[1:]:
+        result = dtypes.promote(result, item.dtype)
+    return [x if x.dtype is result else x.to(result) for x in tensors]
+
+
+def cat(tensors: Any, dim: int = 0) -> Tensor:
+    items = _promoted(_tensor_list(tensors, "cat"))
+    first = items[0]
+    d = normalize_dim(dim, first.ndim)
+    for number, item in enumerate(items[1:], 1):
+        if item.ndim != first.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} "
+                               f"and {item.ndim}")
+        for axis, (want, got) in enumerate(zip(first.shape_tuple, item.shape_tuple)):
+            if axis != d and want != got:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
+                                   f"Expected size {want} but got size {got} for tensor number "
+                                   f"{number} in the list.")
+    return Cat.apply(*items, dim=d)
+
+
+def stack(tensors: Any, dim: int = 0) -> Tensor:
+    items = _promoted(_tensor_list(tensors, "stack"))
+    for number, item in enumerate(items[1:], 1):
+        if item.shape_tuple != items[0].shape_tuple:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(items[0].shape_tuple)} at entry 0 and "
+                               f"{list(item.shape_tuple)} at entry {number}")
+    return Stack.apply(*items, dim=normalize_dim(dim, items[0].ndim + 1))
+
+
+class Unbind(Function):
+    """unbind / iteration: one node with an output per slice, as PyTorch shows it."""
+
+    grad_fn_name = "UnbindBackward0"
+    multi_output = True
+
+    def forward(self, a: np.ndarray, dim: int) -> tuple[np.ndarray, ...]:
+        self.dim = dim
+        lead = (slice(None),) * dim
+        return tuple(a[lead + (i, Ellipsis)] for i in range(a.shape[dim]))
+
+    def backward(self, grads, inputs, output):
+        return (stack(grads, self.dim),)
+
+
+def unbind(tensor: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    if tensor.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    outs = Unbind.apply(tensor, dim=normalize_dim(dim, tensor.ndim))
+    return tuple(view_of(tensor, out) for out in outs)
+
+
+class Split(Function):
+    """split into equal sizes (and chunk); SplitWithSizes for a list of sizes."""
+
+    grad_fn_name = "SplitBackward0"
+    multi_output = True
+
+    def forward(self, a: np.ndarray, sizes: list[int], dim: int) -> tuple[np.ndarray, ...]:
+        self.dim = dim
+        lead = (slice(None),) * dim
+        starts = np.cumsum([0] + sizes[:-1]).tolist()
+        return tuple(a[lead + (slice(s, s + n),)] for s, n in zip(starts, sizes))
+
+    def backward(self, grads, inputs, output):
+        return (cat(grads, self.dim),)
+
+
+class SplitWithSizes(Split):
+    grad_fn_name = "SplitWithSizesBackward0"
+
+
+def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    d = normalize_dim(dim, tensor.ndim)
+    size = tensor.shape_tuple[d]
+    if isinstance(split_size, (list, tuple)):
+        sizes, op = [int(s) for s in split_size], SplitWithSizes
+        if sum(sizes) != size:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
+                               f"(input tensor's size at dimension {d}), but got "
+                               f"split_sizes={sizes}")
+    else:
+        if split_size == 0 and size != 0:
+            raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {size}")
+        sizes = [min(split_size, size - s) for s in range(0, size, split_size)] or [0]
+        op = Split
+    return tuple(view_of(tensor, out) for out in op.apply(tensor, sizes=sizes, dim=d))
+
+
+def chunk(tensor: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    size = tensor.shape_tuple[normalize_dim(dim, tensor.ndim)]
+    return split(tensor, max(1, -(-size // chunks)), dim)
+
+
+# --- copies --------------------------------------------------------------------------------------
 
 class Clone(Function):
     grad_fn_name = "CloneBackward0"
@@ -232,6 +471,18 @@ def clone(tensor: Tensor, memory_format: Any = None) -> Tensor:
     return Clone.apply(tensor)
 
 
+class Alias(Function):
+    """`t[...]` and `t[:, :]`: the same elements, a new view."""
+
+    grad_fn_name = "AliasBackward0"
+
+    def forward(self, a: np.ndarray) -> np.ndarray:
+        return a.view()
+
+    def backward(self, grad, inputs, output):
+        return (grad,)
+
+
 class ToCopy(Function):
     grad_fn_name = "ToCopyBackward0"
 
@@ -244,26 +495,37 @@ class ToCopy(Function):
 
     @classmethod
     def apply(cls, *args: Any, **params: Any) -> Tensor:
-        out = super().apply(*args, **params)
-        if not np.dtype(params["dtype"]).kind == "f" and out.grad_fn is not None:
-            out.grad_fn, out._requires_grad = None, False  # integer results are constants
-        return out
+        if np.dtype(params["dtype"]).kind != "f":  # integer results are constants in PyTorch
+            return Tensor._wrap(args[0].array.astype(params["dtype"]))
+        return super().apply(*args, **params)
 
 
 class Fill(Function):
-    """`t.fill_(v)` / `t.zero_()`: the result does not depend on the old values."""
+    """`t.fill_(number)`: the result does not depend on the old values."""
 
-    grad_fn_name = "FillBackward0"
+    grad_fn_name = "FillBackward2"
 
     def forward(self, a: np.ndarray, value: Any) -> np.ndarray:
         return np.full(a.shape, value, dtype=a.dtype)
 
     def backward(self, grad, inputs, output):
-        return (grad * 0, None)
+        return (grad * 0,)
 
 
-class FillTensor(Fill):
-    grad_fn_name = "FillBackward1"
+class Zero(Fill):
+    grad_fn_name = "ZeroBackward0"
+
+
+class FillTensor(Function):
+    """`t.fill_(tensor)` (and `t[...] = number`): the 0-dim value's gradient is the sum."""
+
+    grad_fn_name = "FillBackward3"
+
+    def forward(self, a: np.ndarray, value: np.ndarray) -> np.ndarray:
+        if value.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions.")
+        return np.full(a.shape, value, dtype=a.dtype)
 
     def backward(self, grad, inputs, output):
         return (grad * 0, grad.sum())
@@ -275,7 +537,7 @@ class Copy(Function):
     grad_fn_name = "CopyBackwards"
 
     def forward(self, a: np.ndarray, src: np.ndarray) -> np.ndarray:
-        self.src_dtype = src.dtype
+        self.src_meta = (src.shape, src.dtype)
         try:
             return np.broadcast_to(src, a.shape).astype(a.dtype)
         except ValueError:
@@ -284,270 +546,4 @@ class Copy(Function):
                                f" at non-singleton dimension {max(a.ndim - 1, 0)}") from None
 
     def backward(self, grad, inputs, output):
-        return (grad * 0, grad.to_numpy_dtype(self.src_dtype))
-
-
-# --- indexing ----------------------------------------------------------------------------------
-
-def _index_key(index: Any, ndim: int) -> Any:
-    """A python/tensor index as numpy understands it, refusing what PyTorch refuses."""
-    items = index if isinstance(index, tuple) else (index,)
-    key = []
-    for item in items:
-        if isinstance(item, Tensor):
-            if item.array.dtype.kind == "f":
-                raise IndexError("tensors used as indices must be long, int, byte or bool "
-                                 "tensors")
-            key.append(item.array)
-        elif isinstance(item, list):
-            key.append(np.asarray(item))
-        elif item is None or item is Ellipsis or isinstance(item, (int, slice, bool)):
-            if isinstance(item, slice) and item.step is not None and item.step <= 0:
-                raise ValueError("step must be greater than zero")
-            key.append(item)
-        else:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
-                             "byte Variables are valid indices (got "
-                             f"{type(item).__name__})")
-    return tuple(key)
-
-
-def _is_basic(key: tuple[Any, ...]) -> bool:
-    return all(item is None or item is Ellipsis or isinstance(item, (int, slice))
-               and not isinstance(item, bool) for item in key)
-
-
-class Index(Function):
-    """Basic and advanced indexing: the grad is scattered back (and adds up on repeats)."""
-
-    grad_fn_name = "IndexBackward0"
-
-    def forward(self, a: np.ndarray, key: Any) -> np.ndarray:
-        self.key = key
-        self.input_shape = a.shape
-        self.input_dtype = a.dtype
-        try:
-            return a[key]
-        except IndexError as error:
-            raise IndexError(_index_message(str(error), a.shape)) from None
-
-    def backward(self, grad, inputs, output):
-        return (IndexScatter.apply(grad, shape=self.input_shape, key=self.key),)
-
-
-class Select(Index):
-    grad_fn_name = "SelectBackward0"
-
-
-class Slice(Index):
-    grad_fn_name = "SliceBackward0"
-
-
-class IndexScatter(Function):
-    """The backward of indexing: zeros of the input's shape with the grad added at `key`."""
-
-    grad_fn_name = "IndexPutBackward0"
-
-    def forward(self, grad: np.ndarray, shape: tuple[int, ...], key: Any) -> np.ndarray:
-        self.key = key
-        out = np.zeros(shape, dtype=grad.dtype)
-        if _is_basic(key):
-            out[key] += grad
-        else:
-            np.add.at(out, key, grad)  # repeated indices add up
-        return out
-
-    def backward(self, grad, inputs, output):
-        return (grad[self.key] if isinstance(self.key, tuple) else grad[self.key],)
-
-
-def _index_message(message: str, shape: tuple[int, ...]) -> str:
-    # numpy: "index 5 is out of bounds for axis 0 with size 3" -> PyTorch's wording.
-    parts = message.split()
-    if message.startswith("index ") and "out of bounds for axis" in message:
-        return (f"index {parts[1]} is out of bounds for dimension {parts[7]} with size "
-                f"{parts[-1]}")
-    if "too many indices" in message:
-        return f"too many indices for tensor of dimension {len(shape)}"
-    return message
-
-
-def getitem(tensor: Tensor, index: Any) -> Tensor:
-    key = _index_key(index, tensor.ndim)
-    if _is_basic(key):
-        last = next((item for item in reversed(key) if item is not None and item is not
-                     Ellipsis), None)
-        op: type[Index] = Select if isinstance(last, int) else Slice
-        if all(item is None or item is Ellipsis or item == slice(None) for item in key):
-            op = Slice if key else Index
-        out = _view_of(tensor, op.apply(tensor, key=key))
-        return out
-    return Index.apply(tensor, key=key)
-
-
-class CopySlices(Function):
-    """`t[key] = value`: the result is t with the selected elements replaced."""
-
-    grad_fn_name = "CopySlices"
-
-    def forward(self, a: np.ndarray, value: np.ndarray, key: Any) -> np.ndarray:
-        self.key = key
-        self.value_shape = value.shape
-        out = a.copy()
-        try:
-            out[key] = value
-        except ValueError:
-            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} "
-                               f"cannot be broadcast to indexing result of shape "
-                               f"{list(np.shape(out[key]))}") from None
-        return out
-
-    def backward(self, grad, inputs, output):
-        keep = np.ones(grad.shape, dtype=grad.array.dtype)
-        keep[self.key] = 0
-        grad_value = Index.apply(grad, key=self.key)
-        return grad * Tensor._wrap(keep), grad_value
-
-
-def setitem(tensor: Tensor, index: Any, value: Any) -> None:
-    key = _index_key(index, tensor.ndim)
-    if not isinstance(value, Tensor):
-        value = Tensor._wrap(np.asarray(value, dtype=tensor.array.dtype))
-    if value.requires_grad or tensor.requires_grad:
-        tensor.check_inplace()
-        if grad_mode.is_grad_enabled():
-            tensor.assign_inplace(CopySlices.apply(tensor, value, key=key))
-            return
-    tensor.check_inplace()
-    try:
-        tensor.array[key] = value.array
-    except (ValueError, IndexError) as error:
-        raise RuntimeError(str(error)) from None
-    tensor.bump_version()
-
-
-# --- joining and splitting ---------------------------------------------------------------------
-
-class Cat(Function):
-    grad_fn_name = "CatBackward0"
-
-    def forward(self, *arrays: np.ndarray, dim: int = 0) -> np.ndarray:
-        self.dim = dim
-        self.sizes = [a.shape[dim] for a in arrays]
-        try:
-            return np.concatenate(arrays, axis=dim)
-        except ValueError:
-            raise RuntimeError("Sizes of tensors must match except in dimension "
-                               f"{dim}. Expected size {arrays[0].shape} but got "
-                               f"{[a.shape for a in arrays[1:]]}") from None
-
-    def backward(self, grad, inputs, output):
-        grads, start = [], 0
-        for size in self.sizes:
-            key = (slice(None),) * self.dim + (slice(start, start + size),)
-            grads.append(Index.apply(grad, key=key))
-            start += size
-        return grads
-
-
-class Stack(Function):
-    grad_fn_name = "StackBackward0"
-
-    def forward(self, *arrays: np.ndarray, dim: int = 0) -> np.ndarray:
-        self.dim = dim
-        try:
-            return np.stack(arrays, axis=dim)
-        except ValueError:
-            raise RuntimeError("stack expects each tensor to be equal size, but got "
-                               f"{list(arrays[0].shape)} at entry 0 and "
-                               f"{next(list(a.shape) for a in arrays if a.shape != arrays[0].shape)}"
-                               " at entry 1") from None
-
-    def backward(self, grad, inputs, output):
-        return [select(grad, self.dim, i) for i in range(len(inputs))]
-
-
-def _tensor_list(tensors: Any, name: str) -> list[Tensor]:
-    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{name}() received an invalid combination of arguments - got "
-                        f"({type(tensors).__name__}), but expected one of: (tuple of Tensors "
-                        "tensors, int dim)")
-    if not tensors:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
-    for item in tensors:
-        if not isinstance(item, Tensor):
-            raise TypeError(f"expected Tensor as element {tensors.index(item)} in argument 0, "
-                            f"but got {type(item).__name__}")
-    return list(tensors)
-
-
-def _promoted(tensors: list[Tensor]) -> list[Tensor]:
-    from engine import dtypes
-
-    result = tensors[0].dtype
-    for item in tensors[1:]:
-        result = dtypes.promote(result, item.dtype)
-    return [x if x.dtype is result else x.to(result) for x in tensors]
-
-
-def cat(tensors: Any, dim: int = 0) -> Tensor:
-    items = _promoted(_tensor_list(tensors, "cat"))
-    ndim = max(x.ndim for x in items)
-    return Cat.apply(*items, dim=normalize_dim(dim, ndim))
-
-
-def stack(tensors: Any, dim: int = 0) -> Tensor:
-    items = _promoted(_tensor_list(tensors, "stack"))
-    return Stack.apply(*items, dim=normalize_dim(dim, items[0].ndim + 1))
-
-
-def select(tensor: Tensor, dim: int, index: int) -> Tensor:
-    d = normalize_dim(dim, tensor.ndim)
-    return getitem(tensor, (slice(None),) * d + (index,))
-
-
-class Unbind(Function):
-    grad_fn_name = "UnbindBackward0"
-
-    def forward(self, a: np.ndarray, dim: int, index: int) -> np.ndarray:
-        self.dim, self.input_shape = dim, a.shape
-        self.key = (slice(None),) * dim + (index,)
-        return a[self.key]
-
-    def backward(self, grad, inputs, output):
-        return (IndexScatter.apply(grad, shape=self.input_shape, key=self.key),)
-
-
-def unbind(tensor: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
-    d = normalize_dim(dim, tensor.ndim)
-    return tuple(_view_of(tensor, Unbind.apply(tensor, dim=d, index=i))
-                 for i in range(tensor.shape_tuple[d]))
-
-
-def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
-    d = normalize_dim(dim, tensor.ndim)
-    size = tensor.shape_tuple[d]
-    sizes = list(split_size) if isinstance(split_size, (list, tuple)) else [
-        min(split_size, size - s) for s in range(0, size, split_size)]
-    parts, start = [], 0
-    for length in sizes:
-        parts.append(getitem(tensor, (slice(None),) * d + (slice(start, start + length),)))
-        start += length
-    return tuple(parts)
-
-
-def chunk(tensor: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
-    size = tensor.shape_tuple[normalize_dim(dim, tensor.ndim)]
-    return split(tensor, max(1, -(-size // chunks)), dim)
-
-
-def repeat(tensor: Tensor, *sizes: Any) -> Tensor:
-    reps = _shape_arg(sizes)
-    shaped = reshape(tensor, (1,) * (len(reps) - tensor.ndim) + tensor.shape_tuple)
-    expanded_shape = []
-    view_shape = []
-    for r, s in zip(reps, shaped.shape_tuple):
-        view_shape += [1, s]
-        expanded_shape += [r, s]
-    out = expand(reshape(shaped, view_shape), expanded_shape)
-    return reshape(clone(out), tuple(r * s for r, s in zip(reps, shaped.shape_tuple)))
+        return (grad * 0, grad)

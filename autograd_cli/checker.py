@@ -1,0 +1,274 @@
+"""Parsing and checking a program before it runs: default-deny, every refusal with its position.
+
+`check_program(text, limits)` parses with `ast.parse` (always on a decoded `str`, so coding
+cookies never apply) and walks the tree once, iteratively:
+
+- a node type that is not in `ALLOWED_NODES` is refused (`REFUSED_MESSAGES` says why for the
+  common ones: classes, generators, try, global, async, ...);
+- no identifier or attribute name starts with `_` (ast has already NFKC-normalized them, as
+  Python does, so `＿＿class＿＿` is caught too); `_` alone is an ordinary variable;
+- the builtins that open the host (`eval`, `getattr`, `type`, `open`, ...) are refused where
+  they are used, unless the program defines a name of its own with that spelling;
+- only the torch modules can be imported;
+- the nesting depth is bounded (a left-leaning operator chain such as `x + x + ... + x` counts
+  as one level: the interpreter evaluates it in a loop).
+
+Columns in the returned tree are rewritten to 1-based-minus-one *character* offsets (ast gives
+UTF-8 byte offsets), so `col_offset + 1` is the column users see everywhere.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Callable
+
+from autograd_cli.errors import ScriptError
+from autograd_cli.limits import Limits, limit_error
+
+IMPORTABLE_MODULES = frozenset({
+    "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
+})
+
+# Host builtins a program must never reach; using one is refused before the program runs.
+FORBIDDEN_BUILTINS = frozenset("""
+    eval exec compile open input breakpoint help exit quit globals locals vars dir getattr
+    setattr delattr hasattr type object super classmethod staticmethod property memoryview
+    bytearray issubclass
+""".split())
+
+ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset({
+    ast.Module,
+    # statements
+    ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.While, ast.If, ast.With,
+    ast.FunctionDef, ast.Return, ast.Pass, ast.Break, ast.Continue, ast.Assert, ast.Delete,
+    ast.Import, ast.ImportFrom,
+    # expressions
+    ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Lambda, ast.IfExp, ast.Dict, ast.Set, ast.ListComp,
+    ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Compare, ast.Call, ast.FormattedValue,
+    ast.JoinedStr, ast.Constant, ast.Attribute, ast.Subscript, ast.Starred, ast.Name, ast.List,
+    ast.Tuple, ast.Slice,
+    # parts
+    ast.Load, ast.Store, ast.Del, ast.withitem, ast.arguments, ast.arg, ast.keyword, ast.alias,
+    ast.comprehension,
+    ast.And, ast.Or, ast.Add, ast.Sub, ast.Mult, ast.MatMult, ast.Div, ast.Mod, ast.Pow,
+    ast.LShift, ast.RShift, ast.BitOr, ast.BitXor, ast.BitAnd, ast.FloorDiv, ast.Invert, ast.Not,
+    ast.UAdd, ast.USub, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot,
+    ast.In, ast.NotIn,
+})
+
+REFUSED_MESSAGES: dict[str, str] = {
+    "ClassDef": "class definitions are not supported",
+    "AsyncFunctionDef": "async functions are not supported",
+    "AsyncFor": "async for is not supported",
+    "AsyncWith": "async with is not supported",
+    "Await": "await is not supported",
+    "Yield": "generators (yield) are not supported",
+    "YieldFrom": "generators (yield from) are not supported",
+    "Global": "global statements are not supported",
+    "Nonlocal": "nonlocal statements are not supported",
+    "Try": "try/except is not supported",
+    "TryStar": "try/except* is not supported",
+    "Raise": "raise is not supported",
+    "Match": "match statements are not supported",
+    "NamedExpr": "assignment expressions (:=) are not supported",
+    "TypeAlias": "type aliases are not supported",
+}
+
+
+def check_program(text: str, limits: Limits | None = None) -> ast.Module:
+    """Parse and check `text`; the tree, or the first problem (in source order) as ScriptError."""
+    tree = parse_program(text)
+    problems = find_problems(tree, text, limits or Limits())
+    if problems:
+        raise min(problems, key=lambda error: (error.line or 0, error.col or 0, error.end_col or 0))
+    return tree
+
+
+def parse_program(text: str) -> ast.Module:
+    """`ast.parse` with every way it can fail turned into a located SyntaxError."""
+    try:
+        with warnings.catch_warnings():
+            # e.g. "invalid escape sequence": Python only hints; the program still runs.
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename="<program>")
+    except SyntaxError as exc:
+        line = exc.lineno or 1
+        col = exc.offset if exc.lineno else 1
+        end = exc.end_offset if exc.end_lineno == exc.lineno else None
+        raise ScriptError(type(exc).__name__, exc.msg, line, col, end) from None
+    except (MemoryError, RecursionError):
+        raise ScriptError("SyntaxError", "the program is nested too deeply for Python's parser",
+                          1, 1) from None
+    except ValueError as exc:  # NUL bytes on older Pythons; decode_source refuses them first
+        raise ScriptError("SyntaxError", str(exc), 1, 1) from None
+
+
+def find_problems(tree: ast.Module, text: str, limits: Limits) -> list[ScriptError]:
+    """Every refused construct in the tree (and fix columns to characters on the way)."""
+    walk = _Walk(text, limits)
+    walk.run(tree)
+    return walk.problems
+
+
+class _Walk:
+    """One iterative pass over the tree: node whitelist, names, imports, depth."""
+
+    def __init__(self, text: str, limits: Limits) -> None:
+        self.lines = text.split("\n")
+        self.non_ascii_lines = {number for number, line in enumerate(self.lines, 1)
+                                if not line.isascii()}
+        self.limits = limits
+        self.problems: list[ScriptError] = []
+        self.forbidden_uses: list[ast.Name] = []
+        self.bound_names: set[str] = set()
+        self.argument_generators: set[int] = set()
+        self.checks: dict[type[ast.AST], Callable[[ast.AST], None]] = {
+            ast.Name: self._name, ast.Attribute: self._attribute, ast.arg: self._arg,
+            ast.keyword: self._keyword, ast.FunctionDef: self._function_def,
+            ast.Import: self._import, ast.ImportFrom: self._import_from, ast.Call: self._call,
+            ast.GeneratorExp: self._generator, ast.Assign: self._assign,
+            ast.comprehension: self._comprehension, ast.Constant: self._constant,
+        }
+
+    def run(self, tree: ast.Module) -> None:
+        too_deep_reported = False
+        stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if getattr(node, "lineno", None) in self.non_ascii_lines:
+                self._columns_to_characters(node)
+            node_type = type(node)
+            if node_type not in ALLOWED_NODES:
+                self._refuse(node, REFUSED_MESSAGES.get(
+                    node_type.__name__, f"{node_type.__name__} is not supported"))
+                continue
+            check = self.checks.get(node_type)
+            if check is not None:
+                check(node)
+            if (depth > self.limits.max_nesting_depth and not too_deep_reported
+                    and hasattr(node, "lineno")):
+                too_deep_reported = True
+                self.problems.append(limit_error(
+                    "max_nesting_depth", f"the program is nested more than "
+                    f"{self.limits.max_nesting_depth} levels deep", *_position(node)))
+            children = list(ast.iter_child_nodes(node))
+            for child in reversed(children):
+                # `a + b + c` is BinOp(BinOp(a, b), c): the left spine is evaluated in a loop.
+                flat = type(child) is ast.BinOp and child is getattr(node, "left", None)
+                stack.append((child, depth if flat else depth + 1))
+        for use in self.forbidden_uses:
+            if use.id not in self.bound_names:
+                self._refuse(use, f"{use.id}() is not available in agraph programs", "NameError")
+
+    def _columns_to_characters(self, node: ast.AST) -> None:
+        for line_field, col_field in (("lineno", "col_offset"),
+                                      ("end_lineno", "end_col_offset")):
+            line, col = getattr(node, line_field, None), getattr(node, col_field, None)
+            if line in self.non_ascii_lines and col is not None:
+                encoded = self.lines[line - 1].encode("utf-8")
+                setattr(node, col_field, len(encoded[:col].decode("utf-8", errors="replace")))
+
+    def _refuse(self, node: ast.AST, message: str, type_name: str = "SyntaxError") -> None:
+        self.problems.append(ScriptError(type_name, message, *_position(node)))
+
+    def _identifier(self, node: ast.AST, name: str | None, what: str) -> None:
+        if name is not None and name.startswith("_") and name != "_":
+            self._refuse(node, f"{what} '{name}' is not allowed: names starting with '_' are "
+                         "private to agraph", "NameError")
+
+    def _name(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.Name)
+        self._identifier(node, node.id, "name")
+        if isinstance(node.ctx, ast.Load):
+            if node.id in FORBIDDEN_BUILTINS:
+                self.forbidden_uses.append(node)
+        else:
+            self.bound_names.add(node.id)
+
+    def _attribute(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.Attribute)
+        if node.attr.startswith("_"):
+            self._refuse(node, f"attribute '{node.attr}' is not allowed: names starting with "
+                         "'_' are private to agraph", "AttributeError")
+
+    def _arg(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.arg)
+        self._identifier(node, node.arg, "argument")
+        self.bound_names.add(node.arg)
+
+    def _keyword(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.keyword)
+        self._identifier(node, node.arg, "keyword argument")
+
+    def _function_def(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.FunctionDef)
+        self._identifier(node, node.name, "function name")
+        self.bound_names.add(node.name)
+        if node.decorator_list:
+            self._refuse(node.decorator_list[0], "decorators are not supported")
+
+    def _import(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.Import)
+        for alias in node.names:
+            if alias.name not in IMPORTABLE_MODULES:
+                self._refuse_import(node, alias.name)
+            self._identifier(node, alias.asname, "import alias")
+            self.bound_names.add(alias.asname or alias.name.partition(".")[0])
+
+    def _import_from(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.ImportFrom)
+        module = "." * node.level + (node.module or "")
+        if node.level or module not in IMPORTABLE_MODULES:
+            self._refuse_import(node, module)
+        for alias in node.names:
+            if alias.name == "*":
+                self._refuse(node, f"'from {module} import *' is not supported: import the "
+                             "names you use", "ImportError")
+            self._identifier(node, alias.name, "imported name")
+            self._identifier(node, alias.asname, "import alias")
+            self.bound_names.add(alias.asname or alias.name)
+
+    def _refuse_import(self, node: ast.AST, module: str) -> None:
+        allowed = ", ".join(sorted(IMPORTABLE_MODULES))
+        self._refuse(node, f"import of '{module}' is not supported: a program can import only "
+                     f"{allowed}", "ImportError")
+
+    def _call(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.Call)
+        for argument in node.args:
+            if type(argument) is ast.GeneratorExp:
+                self.argument_generators.add(id(argument))
+
+    def _generator(self, node: ast.AST) -> None:
+        if id(node) not in self.argument_generators:
+            self._refuse(node, "a generator expression is not supported here, only as the "
+                         "argument of a call: sum(x * x for x in xs); or use a list [...]")
+
+    def _assign(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.Assign)
+        if type(node.value) is ast.Lambda:
+            self._refuse(node.value, "a lambda bound to a name is not supported (PEP 8 E731): "
+                         "write def name(...): return ... instead")
+
+    def _constant(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.Constant)
+        if type(node.value) is bytes:
+            self._refuse(node, "bytes literals are not supported")
+
+    def _comprehension(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.comprehension)
+        if node.is_async:
+            self._refuse(node.iter, "async comprehensions are not supported")
+
+
+def _position(node: ast.AST) -> tuple[int | None, int | None, int | None]:
+    """(line, col, end_col) of a node, 1-based; end_col only when it ends on the same line."""
+    line = getattr(node, "lineno", None)
+    col = getattr(node, "col_offset", None)
+    if line is None or col is None:
+        return (1, 1, None)
+    end_col = getattr(node, "end_col_offset", None)
+    if getattr(node, "end_lineno", None) != line or end_col is None:
+        return (line, col + 1, None)
+    return (line, col + 1, end_col + 1)

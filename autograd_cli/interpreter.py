@@ -1,0 +1,137 @@
+"""Running a program: `run_program(text, limits)` checks it and runs it in a worker thread.
+
+The worker has a big stack and a raised recursion limit, so deep (but allowed) programs run;
+the caller waits at most until the run's deadline plus a grace period, so even a program stuck
+inside one C call returns an error in time. Nothing a program does makes this raise: the
+result holds the final globals, the printed text, the warnings and the error (or None).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import threading
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TextIO
+
+from autograd_cli.checker import check_program
+from autograd_cli.errors import ScriptError
+from autograd_cli.evaluator import (
+    Interpreter,
+    OutputSink,
+    WarningRecord,
+    node_position,
+    torch_namespaces,
+)
+from autograd_cli.limits import Limits, limit_error
+
+__all__ = ["Interpreter", "Observer", "OutputSink", "RunResult", "WarningRecord",
+           "run_program", "torch_namespaces"]
+
+# The worker thread's stack and Python's recursion limit while a program runs: deep enough for
+# max_call_depth calls in max_nesting_depth expressions, small enough for C frames to fit.
+STACK_BYTES = 512 << 20
+RECURSION_LIMIT = 60_000
+# How long past max_seconds the caller waits for a program stuck inside one C call.
+GRACE_SECONDS = 2.0
+
+
+class Observer(Protocol):
+    """What a debugger or tracer gets told (both methods optional)."""
+
+    def on_bind(self, name: str, value: Any, line: int) -> None: ...
+
+    def on_statement(self, node: ast.stmt) -> None: ...
+
+
+@dataclass
+class RunResult:
+    """What a run left: its globals (in binding order), output, warnings and error."""
+
+    variables: dict[str, Any] = field(default_factory=dict)
+    stdout: str = ""
+    warnings: list[WarningRecord] = field(default_factory=list)
+    error: ScriptError | None = None
+
+
+def run_program(text: str, limits: Limits | None = None, *, observer: Any = None,
+                echo: TextIO | None = None, tree: ast.Module | None = None) -> RunResult:
+    """Check and run a program; never raises for anything the program does.
+
+    `echo` receives printed text as it is printed (the CLI's stdout); `tree` is a tree that
+    `check_program` already returned for `text`.
+    """
+    limits = limits or Limits()
+    output = OutputSink(limits.max_output_bytes, echo)
+    box: dict[str, Any] = {}
+    worker = threading.Thread(target=_run_in_worker, name="agraph-program", daemon=True,
+                              args=(text, limits, output, observer, tree, box))
+    previous_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous_limit, RECURSION_LIMIT))
+    try:
+        _start_with_big_stack(worker)
+        finished = _wait(worker, box)
+    finally:
+        sys.setrecursionlimit(previous_limit)
+    if finished:
+        return box["result"]  # type: ignore[no-any-return]
+    # Stuck inside one long C call: report it; the daemon thread ends with the process.
+    interpreter: Interpreter | None = box.get("interpreter")
+    position = node_position(interpreter.node) if interpreter else (None, None, None)
+    error = limit_error("max_seconds", f"the program ran for more than {limits.max_seconds:g} "
+                        "seconds", *position)
+    variables = dict(interpreter.globals) if interpreter else {}
+    return RunResult(variables, output.text(), [], error)
+
+
+def _start_with_big_stack(worker: threading.Thread) -> None:
+    try:
+        previous = threading.stack_size(STACK_BYTES)
+    except (ValueError, RuntimeError):  # a platform that cannot: the default stack it is
+        worker.start()
+        return
+    try:
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+
+
+def _wait(worker: threading.Thread, box: dict[str, Any]) -> bool:
+    """Wait for the run; False if it is still inside one C call well past its deadline."""
+    while worker.is_alive():
+        interpreter = box.get("interpreter")
+        if interpreter is not None and time.monotonic() > interpreter.deadline + GRACE_SECONDS:
+            return False
+        worker.join(0.05)
+    return True
+
+
+def _run_in_worker(text: str, limits: Limits, output: OutputSink, observer: Any,
+                   tree: ast.Module | None, box: dict[str, Any]) -> None:
+    result = RunResult()
+    try:
+        if tree is None:
+            tree = check_program(text, limits)
+        interpreter = Interpreter(limits, output, observer)
+        box["interpreter"] = interpreter
+        result.variables = interpreter.globals
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning,
+                             ResourceWarning):
+                warnings.simplefilter("ignore", category)
+            # numpy's floating-point warnings are the engine's business, never PyTorch's output.
+            warnings.filterwarnings("ignore", r".* encountered in ", RuntimeWarning)
+            warnings.showwarning = interpreter.record_warning  # type: ignore[assignment]
+            result.error = interpreter.run(tree)
+        result.warnings = interpreter.warnings
+    except ScriptError as error:
+        result.error = error
+    except Exception as exc:  # a bug in agraph: still no traceback for the user
+        node = box["interpreter"].node if "interpreter" in box else None
+        result.error = ScriptError(type(exc).__name__, f"internal error in agraph: {exc}",
+                                   *node_position(node))
+    result.stdout = output.text()
+    box["result"] = result

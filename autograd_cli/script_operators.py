@@ -1,0 +1,130 @@
+"""Python's operators for programs, with the size of a result checked before C builds it.
+
+`10 ** 10 ** 10`, `'a' * 10 ** 10` or `n * n` in a loop each run as one C call that no time
+limit can interrupt, so the bits of an integer result and the length of a string, list or tuple
+result are estimated from the operands first. `str % args` is formatted by script_format, which
+checks widths the same way.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from autograd_cli.limits import LimitExceeded, Limits
+from autograd_cli.script_format import TextFormatter
+
+BINARY_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.MatMult: operator.matmul, ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod, ast.Pow: operator.pow, ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
+    ast.BitAnd: operator.and_,
+}
+# `x += y` calls x.__iadd__ when it has one, as Python does: tensors change in place.
+INPLACE_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.iadd, ast.Sub: operator.isub, ast.Mult: operator.imul,
+    ast.MatMult: operator.imatmul, ast.Div: operator.itruediv, ast.FloorDiv: operator.ifloordiv,
+    ast.Mod: operator.imod, ast.Pow: operator.ipow, ast.LShift: operator.ilshift,
+    ast.RShift: operator.irshift, ast.BitOr: operator.ior, ast.BitXor: operator.ixor,
+    ast.BitAnd: operator.iand,
+}
+UNARY_OPERATORS: dict[type[ast.unaryop], Callable[[Any], Any]] = {
+    ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert,
+    ast.Not: operator.not_,
+}
+COMPARISONS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+}
+_INTEGERS = (int, bool)
+_SEQUENCES = (str, list, tuple)
+
+
+class CheckedOperators:
+    """Binary and in-place operators under the run's limits."""
+
+    def __init__(self, limits: Limits, formatter: TextFormatter,
+                 bounded_list: Callable[[Iterable[Any]], list[Any]]) -> None:
+        self.limits = limits
+        self.formatter = formatter
+        self.bounded_list = bounded_list
+        self.size_checks: dict[type[ast.operator], Callable[[Any, Any], None]] = {
+            ast.Add: self._check_add, ast.Mult: self._check_multiply,
+            ast.Pow: self._check_power, ast.LShift: self._check_shift,
+        }
+
+    def binary(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
+        """`left <op> right`."""
+        if operation is ast.Mod and type(left) is str:
+            return self.formatter.percent(left, right)
+        check = self.size_checks.get(operation)
+        if check is not None:
+            check(left, right)
+        return BINARY_OPERATORS[operation](left, right)
+
+    def inplace(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
+        """`left <op>= right`: the object's in-place method if it has one."""
+        if operation is ast.Mod and type(left) is str:
+            return self.formatter.percent(left, right)
+        if type(left) is list and operation is ast.Add:
+            # list += iterable extends from any iterable in C: take the items counted.
+            right = self.bounded_list(right)
+            self.check_list_length(len(left) + len(right))
+        else:
+            check = self.size_checks.get(operation)
+            if check is not None:
+                check(left, right)
+        return INPLACE_OPERATORS[operation](left, right)
+
+    def check_list_length(self, size: int) -> None:
+        if size > self.limits.max_list_len:
+            raise LimitExceeded("max_list_len", f"a list of {size} items is more than "
+                                f"{self.limits.max_list_len}")
+
+    def _check_add(self, left: Any, right: Any) -> None:
+        kind = type(left)
+        if kind in _INTEGERS and type(right) in _INTEGERS:
+            self._check_int_bits(max(left.bit_length(), right.bit_length()) + 1)
+        elif kind in _SEQUENCES and type(right) is kind:
+            self._check_length(kind, len(left) + len(right))
+
+    def _check_multiply(self, left: Any, right: Any) -> None:
+        if type(left) in _INTEGERS and type(right) in _INTEGERS:
+            self._check_int_bits(left.bit_length() + right.bit_length())
+        elif type(left) in _SEQUENCES:
+            self._check_repeat(left, right)
+        elif type(right) in _SEQUENCES:
+            self._check_repeat(right, left)
+
+    def _check_repeat(self, sequence: Any, times: Any) -> None:
+        try:
+            count = operator.index(times)
+        except TypeError:
+            return  # Python raises its own TypeError
+        self._check_length(type(sequence), len(sequence) * max(count, 0))
+
+    def _check_power(self, base: Any, exponent: Any) -> None:
+        if type(base) in _INTEGERS and type(exponent) in _INTEGERS and exponent > 0:
+            if abs(base) > 1:
+                self._check_int_bits(math.ceil(exponent * math.log2(abs(base))))
+
+    def _check_shift(self, left: Any, right: Any) -> None:
+        if type(left) in _INTEGERS and type(right) in _INTEGERS and right > 0 and left:
+            self._check_int_bits(left.bit_length() + right)
+
+    def _check_int_bits(self, bits: int) -> None:
+        if bits > self.limits.max_int_bits:
+            raise LimitExceeded("max_int_bits", f"the integer result would have about {bits} "
+                                f"bits, more than {self.limits.max_int_bits}")
+
+    def _check_length(self, kind: type, length: int) -> None:
+        if kind is str:
+            if length > self.limits.max_str_len:
+                raise LimitExceeded("max_str_len", f"a string of {length} characters is more "
+                                    f"than {self.limits.max_str_len}")
+        else:
+            self.check_list_length(length)

@@ -1,0 +1,659 @@
+"""`torch.nn`: Module and the layers tutorials use, `nn.functional` and `nn.init`.
+
+Modules register their parameters and submodules as torch does (assigning a Parameter or a
+Module to an attribute registers it, in order), so `parameters()`, `print(model)` and attribute
+access (`model.weight`, `model[0].bias`) behave like torch's. Layers build their
+forward from the ops in engine/functional.py, choosing the ops torch's kernels choose, so the
+graph shows torch's grad_fn names (a 2-D `Linear` is `AddmmBackward0`, a 3-D one is
+`ViewBackward0` over `AddmmBackward0`, ...).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes, grad_mode
+from engine import functional as F
+from engine.tensor import Parameter, Size, Tensor
+
+
+def typename(value: Any) -> str:
+    """`torch.typename`: `torch.FloatTensor` for a tensor, the class name otherwise."""
+    if isinstance(value, Tensor):
+        return f"torch.{value.dtype.legacy_name}"
+    return type(value).__name__
+
+
+class ModuleIterator:
+    """What `parameters()`, `children()`, ... return: a one-shot generator, shown as torch's."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+
+    def __init__(self, name: str, items: Iterator[Any]) -> None:
+        self.name = name
+        self.items = items
+
+    def __iter__(self) -> ModuleIterator:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self.items)
+
+    def __repr__(self) -> str:
+        return f"<generator object Module.{self.name} at {hex(id(self))}>"
+
+
+class Module:
+    """`nn.Module`: parameters and submodules registered by attribute assignment, in order.
+
+    For the language: `PUBLIC_ATTRS` / `SETTABLE_ATTRS` are plain class-level frozensets, as
+    for every engine class. Each layer adds the attributes it sets in `__init__` (`Linear`:
+    `weight bias in_features out_features`); a program cannot define classes, so no module it
+    holds has attributes beyond its class's. Assignable are a layer's parameters
+    (`model.weight = nn.Parameter(...)`; a plain tensor is refused with torch's TypeError).
+    """
+
+    PUBLIC_ATTRS = frozenset("""
+        forward parameters named_parameters children named_children modules named_modules
+        zero_grad train eval training requires_grad_ to float double
+        """.split())
+    SETTABLE_ATTRS: frozenset[str] = frozenset()
+
+    _parameters: dict[str, Parameter | None]
+    _modules: dict[str, Module | None]
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_modules", {})
+        self.training = True
+
+    # --- registration: attribute assignment as torch's Module.__setattr__ does it ----------
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        params = self.__dict__.get("_parameters")
+        modules = self.__dict__.get("_modules")
+        if isinstance(value, Parameter):
+            if params is None or modules is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self.__dict__.pop(name, None)
+            modules.pop(name, None)
+            params[name] = value
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            if params is None or modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self.__dict__.pop(name, None)
+            params.pop(name, None)
+            modules[name] = value
+        elif modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            modules[name] = None
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        for table in ("_parameters", "_modules"):
+            registered = self.__dict__.get(table)
+            if registered is not None and name in registered:
+                return registered[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        self._modules[name] = module
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    # --- calling ---------------------------------------------------------------------------
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  '"forward" function')
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+    # --- walking the tree (explicit stacks, no recursion) ----------------------------------
+
+    def _named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
+        seen: set[int] = set()
+        stack: list[tuple[str, Module]] = [(prefix, self)]
+        while stack:
+            name, module = stack.pop()
+            if id(module) in seen:
+                continue
+            seen.add(id(module))
+            yield name, module
+            children = [(f"{name}.{key}" if name else key, child)
+                        for key, child in module._modules.items() if child is not None]
+            stack.extend(reversed(children))
+
+    def _named_parameters(self, recurse: bool) -> Iterator[tuple[str, Parameter]]:
+        seen: set[int] = set()
+        owners = self._named_modules() if recurse else iter([("", self)])
+        for prefix, module in owners:
+            for key, param in module._parameters.items():
+                if param is None or id(param) in seen:
+                    continue
+                seen.add(id(param))
+                yield (f"{prefix}.{key}" if prefix else key), param
+
+    def _named_children(self) -> Iterator[tuple[str, Module]]:
+        seen: set[int] = set()
+        for key, child in self._modules.items():
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                yield key, child
+
+    def named_modules(self) -> ModuleIterator:
+        return ModuleIterator("named_modules", self._named_modules())
+
+    def modules(self) -> ModuleIterator:
+        return ModuleIterator("modules", (module for _, module in self._named_modules()))
+
+    def named_children(self) -> ModuleIterator:
+        return ModuleIterator("named_children", self._named_children())
+
+    def children(self) -> ModuleIterator:
+        return ModuleIterator("children", (child for _, child in self._named_children()))
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True) -> ModuleIterator:
+        items = ((f"{prefix}.{name}" if prefix else name, param)
+                 for name, param in self._named_parameters(recurse))
+        return ModuleIterator("named_parameters", items)
+
+    def parameters(self, recurse: bool = True) -> ModuleIterator:
+        return ModuleIterator("parameters",
+                              (param for _, param in self._named_parameters(recurse)))
+
+    # --- state -----------------------------------------------------------------------------
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        zero_grads(self._named_parameters(True), set_to_none)
+
+    def train(self, mode: bool = True) -> Module:
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for _, module in self._named_modules():
+            module.training = mode
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for _, param in self._named_parameters(True):
+            param.requires_grad_(requires_grad)
+        return self
+
+    def to(self, *args: Any, dtype: Any = None, **kwargs: Any) -> Module:
+        """`model.to(torch.float64)`; devices (`"cpu"`, ...) are accepted and change nothing."""
+        for arg in args:
+            if isinstance(arg, dtypes.DType):
+                dtype = arg
+        if dtype is None:
+            return self
+        target = dtypes.resolve(dtype)
+        if not target.is_floating_point:
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={target}")
+        for _, param in self._named_parameters(True):
+            param.data = param.data.to(target)
+            if param.grad is not None:
+                param.grad = param.grad.to(target)
+        return self
+
+    def float(self) -> Module:
+        return self.to(dtypes.float32)
+
+    def double(self) -> Module:
+        return self.to(dtypes.float64)
+
+    # --- printing as torch prints modules ----------------------------------------------------
+
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + _indent(repr(child), 2)
+                       for key, child in self._modules.items()]
+        lines = extra_lines + child_lines
+        text = type(self).__name__ + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"
+
+
+def _indent(text: str, spaces: int) -> str:
+    first, *rest = text.split("\n")
+    return "\n".join([first] + [" " * spaces + line for line in rest])
+
+
+def zero_grads(named: Iterator[tuple[str, Tensor]] | list[Tensor], set_to_none: bool) -> None:
+    """torch's `zero_grad`: drop each `.grad`, or detach it and fill it with zeros."""
+    for item in named:
+        param = item[1] if isinstance(item, tuple) else item
+        grad = param.grad
+        if grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+            continue
+        if grad.grad_fn is not None:
+            grad.detach_()
+        else:
+            grad.requires_grad_(False)
+        grad.zero_()
+
+
+# --- layers ------------------------------------------------------------------------------------
+
+class Linear(Module):
+    """`y = x @ weight.T + bias`, weight [out, in] initialised as torch does (seeded here)."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        self.weight = Parameter(Tensor._wrap(np.empty((out_features, in_features), np_dtype)))
+        if bias:
+            self.bias = Parameter(Tensor._wrap(np.empty((out_features,), np_dtype)))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "bias", "in_features", "out_features",
+                                          "reset_parameters"}
+    SETTABLE_ATTRS = frozenset({"weight", "bias"})
+
+    def reset_parameters(self) -> None:
+        """kaiming_uniform_(weight, a=sqrt(5)) and bias ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.in_features
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
+        return linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class ReLU(Module):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"inplace"}
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Sigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.sigmoid(input)
+
+
+class Tanh(Module):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.tanh(input)
+
+
+class Identity(Module):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return input
+
+
+class Softmax(Module):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"dim"}
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return softmax(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Softmax):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return log_softmax(input, self.dim)
+
+
+class Flatten(Module):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"start_dim", "end_dim"}
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.flatten(input, self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class MSELoss(Module):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"reduction"}
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            reduction = _legacy_reduction(size_average, reduce)
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return mse_loss(input, target, reduction=self.reduction)
+
+
+def _legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "none" if not reduce else "mean" if size_average else "sum"
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    return reduction
+
+
+class Sequential(Module):
+    """Modules applied in order; `model[0]`, `model[-1]`, `model[1:]`, `len`, iteration."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"append"}
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], dict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for index, module in enumerate(args):
+                self.add_module(str(index), module)
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        for module in self:
+            input = module(input)
+        return input
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(list(self._modules.values()))  # type: ignore[arg-type]
+
+    def __getitem__(self, index: Any) -> Any:
+        items = list(self._modules.items())
+        if isinstance(index, slice):
+            return Sequential(dict(items[index]))
+        position = index.__index__()
+        if not -len(items) <= position < len(items):
+            raise IndexError(f"index {position} is out of range")
+        return items[position][1]
+
+    def append(self, module: Module) -> Sequential:
+        self.add_module(str(len(self)), module)
+        return self
+
+
+# --- nn.functional -----------------------------------------------------------------------------
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
+    """`F.linear` with the graph torch's kernel builds for each input rank.
+
+    Without a bias it is matmul(x, w.t()). With one: addmm(bias, x, w.t()) for a 2-D input;
+    other ranks are viewed as 2-D, go through addmm and are viewed back (ViewBackward0).
+    """
+    if input.ndim == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D "
+                           f"and {weight.ndim}D")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{_scalar_name(input)} and {_scalar_name(weight)}")
+    weight_t = F.t(weight)
+    if bias is None:
+        return F.matmul(input, weight_t)
+    if input.ndim == 2:
+        return F.addmm(bias, input, weight_t)
+    rows = F.reshape(input, (-1, input.shape_tuple[-1]))
+    return F.reshape(F.addmm(bias, rows, weight_t),
+                     (*input.shape_tuple[:-1], weight.shape_tuple[0]))
+
+
+def _scalar_name(tensor: Tensor) -> str:
+    return tensor.dtype.legacy_name.removesuffix("Tensor")
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    return input.relu_() if inplace else F.relu(input)
+
+
+def _implicit_dim(name: str, ndim: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype: Any = None) -> Tensor:
+    if dim is None:
+        dim = _implicit_dim("softmax", input.ndim)
+    if dtype is not None:
+        input = input.to(dtype)
+    return F.softmax(input, dim)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+                dtype: Any = None) -> Tensor:
+    if dim is None:
+        dim = _implicit_dim("log_softmax", input.ndim)
+    if dtype is not None:
+        input = input.to(dtype)
+    return F.log_softmax(input, dim)
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """torch warns when the shapes differ, then broadcasts (ExpandBackward0 where needed)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if target.shape_tuple != input.shape_tuple:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=2)
+        try:
+            common = np.broadcast_shapes(input.shape_tuple, target.shape_tuple)
+        except ValueError:
+            raise RuntimeError(_broadcast_message(input.shape, target.shape)) from None
+        if input.shape_tuple != common:
+            input = F.expand(input, common)
+        if target.shape_tuple != common:
+            target = F.expand(target, common)
+    return F.mse_loss(input, target, reduction=reduction)
+
+
+def _broadcast_message(a: Size, b: Size) -> str:
+    for offset in range(1, min(len(a), len(b)) + 1):
+        size_a, size_b = a[-offset], b[-offset]
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            return (f"The size of tensor a ({size_a}) must match the size of tensor b "
+                    f"({size_b}) at non-singleton dimension {max(len(a), len(b)) - offset}")
+    return f"shape mismatch: {a} and {b} cannot be broadcast"
+
+
+FUNCTIONAL: dict[str, Any] = {
+    "relu": relu,
+    "sigmoid": F.sigmoid,
+    "tanh": F.tanh,
+    "softmax": softmax,
+    "log_softmax": log_softmax,
+    "mse_loss": mse_loss,
+    "linear": linear,
+}
+
+
+# --- nn.init -----------------------------------------------------------------------------------
+
+def _fans(tensor: Tensor) -> tuple[int, int]:
+    if tensor.ndim < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 "
+                         "dimensions")
+    receptive = int(np.prod(tensor.shape_tuple[2:], dtype=np.int64))
+    return tensor.shape_tuple[1] * receptive, tensor.shape_tuple[0] * receptive
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "sigmoid"):
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else param
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def constant_(tensor: Tensor, val: Any) -> Tensor:
+    with grad_mode.no_grad():
+        return tensor.fill_(val)
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
+    with grad_mode.no_grad():
+        return tensor.uniform_(a, b)
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None
+            ) -> Tensor:
+    with grad_mode.no_grad():
+        return tensor.normal_(mean, std)
+
+
+def _fan(tensor: Tensor, mode: str) -> int:
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _fans(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                     nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
+    fan = _fan(tensor, mode)
+    if fan == 0:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
+        return tensor
+    bound = math.sqrt(3.0) * (calculate_gain(nonlinearity, a) / math.sqrt(fan))
+    return uniform_(tensor, -bound, bound)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                    nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
+    fan = _fan(tensor, mode)
+    if fan == 0:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
+        return tensor
+    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan))
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    fan_in, fan_out = _fans(tensor)
+    bound = math.sqrt(3.0) * (gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return uniform_(tensor, -bound, bound)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    fan_in, fan_out = _fans(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 0)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 1)
+
+
+class InitFunctions:
+    """`nn.init`: its functions, reached by attribute (`nn.init.zeros_(w)`)."""
+
+    PUBLIC_ATTRS = frozenset("""
+        zeros_ ones_ constant_ uniform_ normal_ kaiming_uniform_ kaiming_normal_
+        xavier_uniform_ xavier_normal_ calculate_gain
+        """.split())
+
+    zeros_ = staticmethod(zeros_)
+    ones_ = staticmethod(ones_)
+    constant_ = staticmethod(constant_)
+    uniform_ = staticmethod(uniform_)
+    normal_ = staticmethod(normal_)
+    kaiming_uniform_ = staticmethod(kaiming_uniform_)
+    kaiming_normal_ = staticmethod(kaiming_normal_)
+    xavier_uniform_ = staticmethod(xavier_uniform_)
+    xavier_normal_ = staticmethod(xavier_normal_)
+    calculate_gain = staticmethod(calculate_gain)
+
+    def __repr__(self) -> str:
+        return "<module 'torch.nn.init'>"
+
+
+init = InitFunctions()
+
+
+NN: dict[str, Any] = {
+    "Module": Module,
+    "Parameter": Parameter,
+    "Linear": Linear,
+    "ReLU": ReLU,
+    "Sigmoid": Sigmoid,
+    "Tanh": Tanh,
+    "Softmax": Softmax,
+    "LogSoftmax": LogSoftmax,
+    "Identity": Identity,
+    "Flatten": Flatten,
+    "Sequential": Sequential,
+    "MSELoss": MSELoss,
+    "init": init,
+}

@@ -1,0 +1,99 @@
+"""The neutral graph model that every renderer draws: plain data, no engine objects.
+
+The recorder (autograd_cli/graph_recorder.py) builds a `Graph`; renderers are pure functions
+of it. Ids are made from source positions (`t9_5`: the tensor made at line 9, column 5), with
+`_2`, `_3`, ... for repeats, so the same program gives the same ids on every run and machine.
+Ids use only letters, digits and `_`. The JSON form (`to_dict`) is documented in
+docs/rendering.md and is stable: fields may be added, never renamed or removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+FORMAT_VERSION = 1
+
+# What a node stands for.
+NODE_KINDS = ("tensor", "op", "backward_fn", "accumulate", "saved", "sum_to", "note")
+# How a node is drawn (one role per node; the recorder picks the most telling one).
+ROLES = ("leaf", "no_grad", "intermediate", "retained", "root", "derivative", "grad_seed",
+         "anomaly", "op", "broadcast", "saved", "freed", "note")
+# What an edge stands for.
+EDGE_KINDS = ("data", "next", "saved", "grad", "cut")
+
+ROLE_MEANINGS = {
+    "leaf": "leaf that requires grad",
+    "no_grad": "requires no grad",
+    "intermediate": "computed (non-leaf)",
+    "retained": "non-leaf with retain_grad()",
+    "root": "backward() started here",
+    "derivative": "made by create_graph=True",
+    "grad_seed": "gradient fed into backward",
+    "anomaly": "NaN or infinity",
+    "op": "op (and its grad_fn)",
+    "broadcast": "gradient summed to the input's shape",
+    "saved": "saved for backward",
+    "freed": "saved, freed by backward",
+}
+
+
+@dataclass(frozen=True)
+class Node:
+    """One box: `label` is its text, line by line; `attrs` the same facts as data."""
+
+    id: str
+    kind: str
+    label: tuple[str, ...]
+    role: str = "intermediate"
+    cluster: str = ""
+    attrs: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Edge:
+    src: str
+    dst: str
+    kind: str = "data"
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Cluster:
+    id: str
+    label: str
+
+
+@dataclass
+class Graph:
+    """A picture: nodes and edges in a fixed order, notes shown beside it, a legend flag."""
+
+    view: str = "forward"
+    rankdir: str = "TB"
+    legend: bool = True
+    title: str = ""
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    clusters: list[Cluster] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def roles(self) -> list[str]:
+        """The roles that occur, in ROLES order (what a legend explains)."""
+        present = {node.role for node in self.nodes}
+        return [role for role in ROLES if role in present and role in ROLE_MEANINGS]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: the `graph` field of `agraph run --json` and `render --format json`."""
+        return {
+            "version": FORMAT_VERSION,
+            "view": self.view,
+            "rankdir": self.rankdir,
+            "legend": self.legend,
+            "title": self.title,
+            "nodes": [{"id": n.id, "kind": n.kind, "role": n.role, "label": list(n.label),
+                       "cluster": n.cluster, "attrs": n.attrs} for n in self.nodes],
+            "edges": [{"src": e.src, "dst": e.dst, "kind": e.kind, "label": e.label}
+                      for e in self.edges],
+            "clusters": [{"id": c.id, "label": c.label} for c in self.clusters],
+            "notes": list(self.notes),
+        }

@@ -1,0 +1,240 @@
+"""The graph recorder and its views: names, passes, broadcasting, saved tensors, create_graph,
+anomalies, memory in long loops, and the node cap on big graphs."""
+
+from __future__ import annotations
+
+import gc
+import json
+import shutil
+import textwrap
+import time
+from typing import Any
+
+import pytest
+
+from autograd_cli.graph_recorder import GraphRecorder, Record
+from autograd_cli.rendering import RenderError, graph_dict, record_program, render
+
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
+
+
+def run(source: str, keep_pass: int | None = None) -> GraphRecorder:
+    result, recorder = record_program("import torch\n" + textwrap.dedent(source),
+                                      keep_pass=keep_pass)
+    assert result.error is None, result.error
+    return recorder
+
+
+def graph(recorder: GraphRecorder, **options: Any) -> dict[str, Any]:
+    return graph_dict(recorder, **options)
+
+
+def tensors(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {n["label"][0]: n for n in data["nodes"] if n["kind"] in ("tensor", "accumulate")}
+
+
+def test_rebound_names_get_primes_in_binding_order() -> None:
+    data = graph(run("""
+        x = torch.ones(2, requires_grad=True)
+        h = x * 2
+        h = h.tanh()
+        h = h + 1
+        loss = h.sum()
+    """))
+    names = [n["label"][0] for n in data["nodes"] if n["kind"] == "tensor"]
+    assert names == ["x", "h", "h'", "h''", "loss"]
+
+
+def test_positions_make_the_ids() -> None:
+    data = graph(run("""
+        w = torch.tensor([1.0], requires_grad=True)
+        y = torch.mul(w, 3)
+    """))
+    ids = [n["id"] for n in data["nodes"]]
+    assert ids == ["t3_5", "op4_5", "t4_5"]
+    assert data["nodes"][2]["attrs"]["line"] == 4
+
+
+def test_no_grad_cuts_the_graph_and_hides_its_ops() -> None:
+    data = graph(run("""
+        w = torch.ones(2, requires_grad=True)
+        with torch.no_grad():
+            z = w * 2
+        y = (z * w).sum()
+    """))
+    nodes = tensors(data)
+    assert nodes["z"]["role"] == "no_grad"
+    assert [n["label"][0] for n in data["nodes"] if n["kind"] == "op"] == ["mul", "sum"]
+
+
+def test_unnamed_no_grad_input_is_explained_by_its_op() -> None:
+    data = graph(run("""
+        W = torch.ones(2, 3, requires_grad=True)
+        x = torch.ones(2, 3)
+        y = torch.mm(W, x.t())
+    """))
+    ops = [n["label"] for n in data["nodes"] if n["kind"] == "op"]
+    assert ops[0] == ["permute(·, 1, 0)"] or ops[0][0].startswith(("t", "permute", "transpose"))
+    assert ops[-1] == ["mm", "MmBackward0"]
+
+
+def test_passes_are_counted_and_one_is_kept() -> None:
+    source = """
+        w = torch.tensor([1.0], requires_grad=True)
+        for step in range(3):
+            loss = (w * (step + 1)).sum()
+            loss.backward()
+    """
+    recorder = run(source, keep_pass=2)
+    assert recorder.passes == 3
+    data = graph(recorder, pass_number=2)
+    assert data["notes"] == ["the graph that backward pass 2 of 3 walked"]
+    assert [n["label"][0] for n in data["nodes"] if n["kind"] == "op"] == ["mul(·, 2)", "sum"]
+    assert tensors(data)["w"]["attrs"]["grad"] == "[3.]"  # 1 + 2 after the second pass
+    final = graph(recorder)
+    assert tensors(final)["w"]["attrs"]["grad"] == "[6.]"
+    with pytest.raises(RenderError, match="ran 3 backward passes"):
+        graph(recorder, pass_number=4)
+
+
+def test_retain_graph_second_walk_is_a_second_pass() -> None:
+    recorder = run("""
+        x = torch.tensor([2.0], requires_grad=True)
+        y = (x * x).sum()
+        y.backward(retain_graph=True)
+        y.backward()
+    """)
+    assert recorder.passes == 2
+
+
+def test_broadcast_is_drawn_as_a_sum_to_step() -> None:
+    recorder = run("""
+        W = torch.ones(2, 3, requires_grad=True)
+        b = torch.zeros(3, requires_grad=True)
+        y = (W + b).sum()
+        y.backward()
+    """)
+    forward = graph(recorder)
+    assert [e["label"] for e in forward["edges"] if e["label"]] == ["broadcast"]
+    backward = graph(recorder, view="backward")
+    steps = [n for n in backward["nodes"] if n["kind"] == "sum_to"]
+    assert len(steps) == 1 and steps[0]["label"] == ["sum_to", "[3] float32"]
+    assert steps[0]["role"] == "broadcast"
+    into = {e["dst"]: e["src"] for e in backward["edges"]}
+    assert into[steps[0]["id"]].startswith("bw")  # AddBackward0 -> sum_to -> AccumulateGrad(b)
+    assert any(e["src"] == steps[0]["id"] and e["dst"].startswith("acc")
+               for e in backward["edges"])
+
+
+def test_saved_tensors_with_bytes_and_freed_after_backward() -> None:
+    source = """
+        x = torch.ones(4, requires_grad=True)
+        y = (x * x).sum()
+        y.backward({})
+    """
+    freed = graph(run(source.format("")), view="backward", show_saved=True)
+    saved = [n for n in freed["nodes"] if n["kind"] == "saved"]
+    assert [n["label"] for n in saved] == [["saved self", "[4] float32", "16 bytes", "(freed)"],
+                                           ["saved other", "[4] float32", "16 bytes", "(freed)"]]
+    kept = graph(run(source.format("retain_graph=True")), view="backward", show_saved=True)
+    assert {n["role"] for n in kept["nodes"] if n["kind"] == "saved"} == {"saved"}
+    assert not [n for n in graph(run(source.format("")), view="backward")["nodes"]
+                if n["kind"] == "saved"]
+
+
+def test_backward_view_names_leaves_and_follows_next_functions() -> None:
+    data = graph(run("""
+        w = torch.tensor(1.0, requires_grad=True)
+        x = torch.tensor(2.0, requires_grad=True)
+        y = (w + x) * (w + 1)
+        y.backward()
+    """), view="backward")
+    labels = {n["id"]: n["label"] for n in data["nodes"]}
+    accumulators = sorted(lab[1] for lab in labels.values() if lab[0] == "AccumulateGrad")
+    assert accumulators == ["w", "x"]
+    root = [n for n in data["nodes"] if n["role"] == "root"]
+    assert root[0]["label"][:2] == ["MulBackward0", "→ y"]
+    assert len(data["edges"]) == 5  # mul->add, mul->add, add->w, add->x, add->w
+
+
+def test_create_graph_draws_the_derivative_graph() -> None:
+    recorder = run("""
+        x = torch.tensor([3.0], requires_grad=True)
+        y = x ** 3
+        y.backward(create_graph=True)
+    """)
+    data = graph(recorder)
+    assert data["clusters"] == [{"id": "derivative",
+                                 "label": "derivative graph (create_graph=True)"}]
+    grad_edges = [e for e in data["edges"] if e["kind"] == "grad"]
+    assert len(grad_edges) == 1
+    assert {n["role"] for n in data["nodes"] if n["cluster"]} >= {"grad_seed", "derivative"}
+
+
+def test_nan_is_marked_as_an_anomaly() -> None:
+    data = graph(run("""
+        x = torch.tensor([0.0, 1.0], requires_grad=True)
+        y = torch.log(x) * 0
+        y.sum().backward()
+    """))
+    nodes = tensors(data)
+    assert nodes["y"]["role"] == "anomaly"
+    assert nodes["x"]["role"] == "anomaly"  # its grad is nan
+
+
+def test_values_grads_and_rankdir_options() -> None:
+    recorder = run("""
+        w = torch.tensor([1.0], requires_grad=True)
+        y = (w * 2).sum()
+        y.backward()
+    """)
+    plain = tensors(graph(recorder, values=False, grads=False))
+    assert plain["w"]["label"] == ["w", "[1] float32"]
+    full = tensors(graph(recorder))
+    assert full["w"]["label"] == ["w", "[1] float32", "= [1.]", "grad = [2.]"]
+    assert b"rankdir=LR" in render(recorder, fmt="dot", rankdir="LR")
+    with pytest.raises(RenderError):
+        render(recorder, fmt="gif")
+
+
+def test_records_of_past_iterations_are_freed() -> None:
+    def live_records(iterations: int) -> int:
+        recorder = run(f"""
+            w = torch.ones(50, requires_grad=True)
+            for step in range({iterations}):
+                loss = ((w * 2 + 1) ** 2).mean()
+                loss.backward()
+                with torch.no_grad():
+                    w -= 0.01 * w.grad
+                w.grad.zero_()
+        """)
+        gc.collect()
+        count = sum(isinstance(o, Record) for o in gc.get_objects())
+        del recorder
+        return count
+
+    assert live_records(1000) == live_records(10) < 20
+
+
+@pytest.mark.parametrize("steps", [200, 2000])  # about 1,000 and 10,000 recorded nodes
+def test_big_unrolled_rnn_is_cut_with_a_note_quickly(steps: int) -> None:
+    recorder = run(f"""
+        W_h = (torch.sin(torch.arange(16.0)) * 0.1).reshape(4, 4).requires_grad_()
+        W_x = (torch.cos(torch.arange(8.0)) * 0.1).reshape(4, 2).requires_grad_()
+        h = torch.zeros(4, 1)
+        x = torch.ones(2, 1)
+        for step in range({steps}):
+            h = torch.tanh(torch.mm(W_h, h) + torch.mm(W_x, x))
+        loss = h.sum()
+        loss.backward()
+    """)
+    started = time.perf_counter()
+    data = json.loads(render(recorder, fmt="json", max_nodes=300))
+    assert len(data["nodes"]) == 301
+    note = data["nodes"][-1]
+    assert note["kind"] == "note" and note["attrs"]["hidden_nodes"] > steps
+    assert "raise --max-nodes" in note["label"][1]
+    if shutil.which("dot"):
+        render(recorder, fmt="svg", max_nodes=300)
+        render(recorder, fmt="svg", view="backward", max_nodes=300)
+    assert time.perf_counter() - started < 10
