@@ -69,7 +69,8 @@ def check(file: str, *, limits: Limits) -> int:
     return OK
 
 
-def run(file: str, *, limits: Limits, json_output: bool, table: bool, svg: Path | None) -> int:
+def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None
+        ) -> int:
     from autograd_cli import rendering, report
 
     text = _load(file, limits)
@@ -95,6 +96,8 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool, svg: Path 
     else:
         sys.stdout.flush()
     _report_problems(file, text, result, sys.stderr)
+    if table is None:
+        table = sys.stdout.isatty()  # pipes and files get exactly what the program printed
     if table and not json_output:
         _print_table(result.variables)
     status = OK if result.error is None else PROGRAM_ERROR

@@ -87,8 +87,10 @@ def run(
     json_output: Annotated[bool, typer.Option("--json", help="Write one JSON object (the "
                                               "program's output, error, tensors, graph).")
                            ] = False,
-    table: Annotated[bool, typer.Option("--table/--no-table", help="Show the table of the "
-                                        "program's tensors after it ran.")] = True,
+    table: Annotated[bool | None, typer.Option("--table/--no-table", help="Show the table of "
+                                               "the program's tensors after it ran (default: "
+                                               "only when stdout is a terminal).",
+                                               show_default=False)] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Also render the graph to this SVG "
                                              "file.", show_default=False)] = None,
     *,

@@ -215,7 +215,7 @@ class Function(Node):
                     fn.connect(args, out)
                     break
         if recording.observer is not None:
-            first = out[0] if cls.multi_output else out
+            first: Any = out[0] if cls.multi_output else out
             recording.observer.on_op(cls.__name__, first.grad_fn, args, out)
         return out
 
@@ -224,9 +224,9 @@ class Function(Node):
         from engine.tensor import Tensor
 
         self.sequence_nr = next(_sequence)
-        needs = []
-        edges = []
-        meta = []
+        needs: list[bool] = []
+        edges: list[Edge] = []
+        meta: list[Any] = []
         for a in args:
             if isinstance(a, Tensor):
                 needs.append(a._requires_grad)
@@ -300,7 +300,7 @@ class Function(Node):
         if self.saved is None:
             inputs: tuple[Any, ...] = (None,) * len(self.input_meta)
         else:
-            for value, version in zip(self.saved, self.saved_versions):
+            for value, version in zip(self.saved, self.saved_versions, strict=True):
                 if isinstance(value, Tensor) and value._version[0] != version:
                     raise RuntimeError(modified_message(value, version, value.grad_fn,
                                                         value.output_nr))
@@ -319,8 +319,9 @@ class Function(Node):
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         inputs, out = self.unpack()
         if self.multi_output:
+            grads = grads + [None] * (len(self.output_meta) - len(grads))
             grad: Any = [g if g is not None else zeros_of(*meta)
-                         for g, meta in zip(grads, self.output_meta)]
+                         for g, meta in zip(grads, self.output_meta, strict=True)]
         else:
             grad = grads[0] if grads[0] is not None else zeros_of(*self.output_meta[0])
         results = self.backward(grad, inputs, out)
@@ -452,7 +453,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
             old = buffer[output_nr]
             buffer[output_nr] = grad if old is None else old + grad
 
-    for (node, output_nr), grad in zip(roots, grad_outputs):
+    for (node, output_nr), grad in zip(roots, grad_outputs, strict=True):
         assert node is not None
         if needed is None or node in needed:
             send(node, output_nr, grad)
@@ -469,14 +470,13 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     with grad_mode.set_grad_enabled(create_graph):
         while ready:
             _, node = heapq.heappop(ready)
-            grads = buffers.pop(node, [None])
-            grads = _run_pre_hooks(node, grads)
+            grads = _run_pre_hooks(node, buffers.pop(node, [None]))
             stop_here = False
             if targets:
-                for output_nr, grad in enumerate(grads):
-                    index = targets.get((id(node), output_nr))
-                    if index is not None and capture:
-                        results[index] = grad
+                for nr, received in enumerate(grads):
+                    slot = targets.get((id(node), nr))
+                    if slot is not None and capture:
+                        results[slot] = received
                 if node in target_nodes:
                     # A target's own backward runs only if it leads on to another target;
                     # backward() still runs a target leaf's AccumulateGrad.
@@ -499,10 +499,10 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                 observer.on_backward_node(node, grads, grads_out)
             if not retain_graph:
                 node.release()
-            for (child, child_nr), grad in zip(node.next_functions, grads_out):
+            for (child, child_nr), sent in zip(node.next_functions, grads_out, strict=True):
                 if child is None or (needed is not None and child not in needed):
                     continue
-                send(child, child_nr, grad)
+                send(child, child_nr, sent)
                 dependencies[child] -= 1
                 if dependencies[child] == 0:
                     heapq.heappush(ready, (-child.sequence_nr, child))
@@ -580,9 +580,9 @@ def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
                 if child is not None and child not in settled:
                     work.append((child, False))
     counts: dict[Node, int] = dict.fromkeys(needed, 0)
-    for node, _ in roots:
-        if node in needed:
-            counts[node] += 1
+    for root, _ in roots:
+        if root is not None and root in needed:
+            counts[root] += 1
     for node in needed:
         for child, _ in node.next_functions:
             if child in needed:

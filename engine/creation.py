@@ -13,11 +13,13 @@ from engine.tensor import Tensor
 _NUMBER = (bool, int, float)
 
 
-def _infer(data: Any) -> tuple[tuple[int, ...], dtypes.DType]:
-    """Shape and PyTorch's inferred dtype of nested lists, refusing ragged or non-numbers.
+def _flatten(data: Any) -> tuple[tuple[int, ...], dtypes.DType, list[Any]]:
+    """Shape, PyTorch's inferred dtype and the flat leaves of nested lists (one-element
+    tensors become their numbers), refusing ragged lists and non-numbers.
 
-    Walks one element per level for the shape, then every leaf once, level by level, so a
-    list that repeats one huge sublist is refused by its size before it is walked in full.
+    The shape is read from the first element of each level and checked against the size
+    limits before anything else is walked, so a list that repeats one huge row (tiny in
+    Python, huge as a tensor) is refused at once.
     """
     shape: list[int] = []
     probe = data
@@ -37,11 +39,11 @@ def _infer(data: Any) -> tuple[tuple[int, ...], dtypes.DType]:
             nxt.extend(item)
         level = nxt
     kind = dtypes.bool_
-    for leaf in level:
+    for index, leaf in enumerate(level):
         if isinstance(leaf, Tensor):
             if leaf.numel() != 1:
                 raise ValueError("only one element tensors can be converted to Python scalars")
-            leaf = leaf.item()
+            leaf = level[index] = leaf.item()
         if isinstance(leaf, (list, tuple)):
             raise ValueError(f"expected sequence of length {shape[-1] if shape else 0} at dim "
                              f"{len(shape)} (got {len(leaf)})")
@@ -53,46 +55,24 @@ def _infer(data: Any) -> tuple[tuple[int, ...], dtypes.DType]:
             kind = dtypes.int64
     if not level and shape:
         kind = dtypes.float32
-    return tuple(shape), kind
-
-
-def _scalarize(data: Any) -> Any:
-    if isinstance(data, Tensor):
-        return data.array.tolist()
-    if isinstance(data, (list, tuple)):
-        return [_scalarize(x) for x in data]
-    return data
+    return tuple(shape), kind, level
 
 
 def array_from_data(data: Any, dtype: dtypes.DType | None) -> np.ndarray:
     if isinstance(data, Tensor):
         array = data.array.copy()
         return array if dtype is None else array.astype(dtype.np)
-    data = _scalarize(data) if isinstance(data, (list, tuple)) else data
-    shape, inferred = _infer(data)
+    shape, inferred, leaves = _flatten(data)
     target = dtype or inferred
-    for leaf in _leaves(data):
-        if isinstance(leaf, int) and not isinstance(leaf, bool) and target.np.kind in "iu":
-            info = np.iinfo(target.np)
-            if not info.min <= leaf <= info.max:
-                raise RuntimeError(f"Overflow when unpacking long")
-    if isinstance(data, int) and not isinstance(data, bool) and abs(data) > 2**63:
-        raise RuntimeError("Overflow when unpacking long")
+    if target.np.kind in "iu":
+        info = np.iinfo(target.np)  # type: ignore[type-var]
+        for leaf in leaves:
+            if isinstance(leaf, int) and not info.min <= leaf <= info.max:
+                raise RuntimeError("Overflow when unpacking long")
     try:
-        return np.array(data, dtype=target.np).reshape(shape)
+        return np.array(leaves, dtype=target.np).reshape(shape)
     except OverflowError:
         raise RuntimeError("Overflow when unpacking long") from None
-
-
-def _leaves(data: Any) -> list[Any]:
-    stack, out = [data], []
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (list, tuple)):
-            stack.extend(item)
-        else:
-            out.append(item)
-    return out
 
 
 def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:

@@ -15,6 +15,7 @@ import numpy as np
 from engine import dtypes
 from engine.autograd import run_backward
 from engine.ops import arith, linalg, loss, pointwise, reduce
+from engine.ops import shape as shape_ops
 from engine.ops.index import select  # noqa: F401  (re-exported as a torch function)
 from engine.ops.shape import (  # noqa: F401  (re-exported as torch functions)
     UnsafeView,
@@ -40,7 +41,6 @@ from engine.ops.shape import (  # noqa: F401  (re-exported as torch functions)
     view_as,
     view_of,
 )
-from engine.ops import shape as shape_ops
 from engine.tensor import Tensor, broadcast_error, normalize_dim
 
 CREATE_GRAPH_WARNING = (
@@ -192,7 +192,7 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     a, b = _tensor(a, "bmm"), _tensor(b, "bmm")
     if a.ndim != 3 or b.ndim != 3:
-        raise RuntimeError(f"batch1 must be a 3D tensor" if a.ndim != 3 else
+        raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else
                            "batch2 must be a 3D tensor")
     return linalg.Bmm.apply(a, b)
 
@@ -548,7 +548,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
                            capture=True, allow_unused=bool(allow_unused) or materialize_grads)
     if materialize_grads:
         results = [Tensor._wrap(np.zeros(t.shape_tuple, dtype=t.array.dtype)) if r is None
-                   else r for r, t in zip(results, input_list)]
+                   else r for r, t in zip(results, input_list, strict=True)]
     if not create_graph:
         results = [None if r is None else r.detach() for r in results]
     return tuple(results)

@@ -18,7 +18,7 @@ def _set(mode: bool) -> None:
 class _GradMode:
     """A context manager that sets grad mode on entry and restores the previous mode on exit."""
 
-    PUBLIC_ATTRS = frozenset()
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
     mode = True
 
     def __enter__(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import budget, dtypes, grad_mode
-from engine.autograd import AccumulateGrad, Node, run_backward
+from engine.autograd import AccumulateGrad, Node
 
 NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -345,7 +345,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self.array.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.array.reshape(()))
 
     def __float__(self) -> float:
@@ -631,14 +631,14 @@ class Tensor:
                             f"{type(source).__name__}")
         return self.assign_inplace(Copy.apply(self, source))
 
-    def uniform_(self, a: float = 0.0, b: float = 1.0) -> Tensor:
+    def uniform_(self, a: Any = 0.0, b: Any = 1.0) -> Tensor:
         from engine import random
 
         with grad_mode.no_grad():
             return self.copy_(Tensor._wrap(random.uniform(self.shape_tuple, a, b,
                                                           self.array.dtype)))
 
-    def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
+    def normal_(self, mean: Any = 0.0, std: Any = 1.0) -> Tensor:
         from engine import random
 
         with grad_mode.no_grad():

@@ -72,7 +72,7 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
                 found += differences(expected[key], actual[key], f"{path}.{key}")
         return found
     if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
-        return [d for i, (e, a) in enumerate(zip(expected, actual))
+        return [d for i, (e, a) in enumerate(zip(expected, actual, strict=True))
                 for d in differences(e, a, f"{path}[{i}]")]
     if type(expected) is float and type(actual) is float:
         if math.isclose(expected, actual, rel_tol=1e-5, abs_tol=1e-6):

@@ -165,7 +165,7 @@ def basic_index(tensor: Tensor, index: Any, skip_full_slices: bool
         raise IndexError(f"too many indices for tensor of dimension {tensor.ndim}")
     result, dim = tensor, 0
     advanced: list[tuple[int, np.ndarray]] = []
-    for item, array in zip(items, arrays):
+    for item, array in zip(items, arrays, strict=True):
         if item is None:
             result, dim = unsqueeze(result, dim), dim + 1
         elif item is Ellipsis:
@@ -197,7 +197,8 @@ def _advanced_key(tensor: Tensor, advanced: list[tuple[int, np.ndarray]]) -> tup
         if array.dtype == np.bool_:
             shape = tensor.shape_tuple[start:start + array.ndim]
             if array.shape != shape:
-                mismatch = next(i for i, (a, b) in enumerate(zip(array.shape, shape)) if a != b)
+                mismatch = next(i for i, (a, b) in enumerate(zip(array.shape, shape, strict=True))
+                                if a != b)
                 raise IndexError(f"The shape of the mask {list(array.shape)} at index {mismatch} "
                                  "does not match the shape of the indexed tensor "
                                  f"{list(tensor.shape_tuple)} at index {start + mismatch}")
@@ -289,7 +290,7 @@ def view_positions(view: np.ndarray, base: np.ndarray) -> np.ndarray:
 
     def byte_offsets(array: np.ndarray) -> np.ndarray:
         offsets = np.zeros(array.shape, dtype=np.int64)
-        for axis, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        for axis, (size, stride) in enumerate(zip(array.shape, array.strides, strict=True)):
             shape = [1] * array.ndim
             shape[axis] = size
             offsets = offsets + np.arange(size, dtype=np.int64).reshape(shape) * stride

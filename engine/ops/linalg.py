@@ -29,9 +29,9 @@ class Mm(Function):
 
     def forward(self, a, b):
         if a.ndim != 2:
-            raise RuntimeError(f"self must be a matrix")
+            raise RuntimeError("self must be a matrix")
         if b.ndim != 2:
-            raise RuntimeError(f"mat2 must be a matrix")
+            raise RuntimeError("mat2 must be a matrix")
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                                f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
@@ -75,10 +75,10 @@ class Dot(Function):
         if a.ndim != 1 or b.ndim != 1:
             raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
         if a.shape[0] != b.shape[0]:
-            raise RuntimeError("inconsistent tensor size, expected tensor [{}] and src [{}] to "
-                               "have the same number of elements, but got {} and {} elements "
-                               "respectively".format(a.shape[0], b.shape[0], a.shape[0],
-                                                     b.shape[0]))
+            n, m = a.shape[0], b.shape[0]
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] "
+                               f"to have the same number of elements, but got {n} and {m} "
+                               "elements respectively")
         _check_dtypes(a, b)
         return np.dot(a, b)
 

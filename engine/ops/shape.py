@@ -300,7 +300,7 @@ class Repeat(Function):
 
     def backward(self, grad, inputs, output):
         # view the result as (r0, s0, r1, s1, ...) and sum the repeat axes away
-        split = [n for pair in zip(self.repeats, self.shape) for n in pair]
+        split = [n for pair in zip(self.repeats, self.shape, strict=True) for n in pair]
         summed = reshape(grad, split).sum(tuple(range(0, len(split), 2)))
         return (summed,)
 
@@ -310,7 +310,7 @@ def repeat(tensor: Tensor, *sizes: Any) -> Tensor:
 
     repeats = shape_arg(sizes)
     shape = (1,) * max(0, len(repeats) - tensor.ndim) + tensor.shape_tuple
-    budget.check_shape([r * s for r, s in zip(repeats, shape)], tensor.array.itemsize)
+    budget.check_shape([r * s for r, s in zip(repeats, shape, strict=False)], tensor.array.itemsize)
     return Repeat.apply(tensor, repeats=repeats)
 
 
@@ -370,7 +370,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
         if item.ndim != first.ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {first.ndim} "
                                f"and {item.ndim}")
-        for axis, (want, got) in enumerate(zip(first.shape_tuple, item.shape_tuple)):
+        for axis, (want, got) in enumerate(zip(first.shape_tuple, item.shape_tuple, strict=True)):
             if axis != d and want != got:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
                                    f"Expected size {want} but got size {got} for tensor number "
@@ -420,7 +420,7 @@ class Split(Function):
         self.dim = dim
         lead = (slice(None),) * dim
         starts = np.cumsum([0] + sizes[:-1]).tolist()
-        return tuple(a[lead + (slice(s, s + n),)] for s, n in zip(starts, sizes))
+        return tuple(a[lead + (slice(s, s + n),)] for s, n in zip(starts, sizes, strict=True))
 
     def backward(self, grads, inputs, output):
         return (cat(grads, self.dim),)
@@ -433,6 +433,7 @@ class SplitWithSizes(Split):
 def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
     d = normalize_dim(dim, tensor.ndim)
     size = tensor.shape_tuple[d]
+    op: type[Split]
     if isinstance(split_size, (list, tuple)):
         sizes, op = [int(s) for s in split_size], SplitWithSizes
         if sum(sizes) != size:

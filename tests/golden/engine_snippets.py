@@ -320,7 +320,8 @@ OPS: list[tuple[str, Callable[..., Any], tuple[Any, ...]]] = [
     ("scalar_chain", lambda t, a: (a * 2 + 1) ** 2 / 3 - a, (3.0,)),
     ("broadcast_col_row", lambda t, a, b: a * b, ([[1.0], [2.0]], V3)),
     ("broadcast_0dim", lambda t, a, b: a * b + a, (X23, 2.0)),
-    ("broadcast_3d", lambda t, a, b: a + b, ([[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]], [[1.0], [2.0]])),
+    ("broadcast_3d", lambda t, a, b: a + b,
+     ([[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]], [[1.0], [2.0]])),
 ]
 
 
