@@ -176,12 +176,6 @@ def test_deep_nesting_never_crashes() -> None:
 # --- the attack corpus ---------------------------------------------------------------------------
 
 ATTACKS = Path(__file__).resolve().parents[2] / "shared" / "attacks"
-# Cases whose expectation depends on engine work still in progress (the lead's), not the language.
-ENGINE_PENDING = {
-    "dos_tensor_from_shared_list.expr": "torch.tensor must count shared nested lists fast",
-}
-
-
 def _expectations() -> list[dict[str, str]]:
     table = ATTACKS / "expect.tsv"
     if not table.exists():
@@ -227,8 +221,6 @@ def what_the_cli_prints(path: Path) -> tuple[int, str, str]:
 def test_attack_case(row: dict[str, str], generated_cases: Path) -> None:
     if not ENGINE_IMPORTABLE:
         pytest.skip("engine.api does not import")
-    if row["case"] in ENGINE_PENDING:
-        pytest.skip(ENGINE_PENDING[row["case"]])
     path = _case_path(row["case"], generated_cases)
     started = time.monotonic()
     code, stdout, stderr = what_the_cli_prints(path)

@@ -1,0 +1,85 @@
+"""Shared helpers: run the CLI in-process (typer's runner) or as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+@pytest.fixture
+def cli() -> Any:
+    """`cli(*args, input=None)` -> typer's Result (exit_code, stdout, stderr)."""
+    from autograd_cli.main import app
+
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None) -> Any:
+        return runner.invoke(app, list(args), input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def run_agraph(*args: str, input: bytes | None = None, cwd: Path | None = None,
+               timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    """agraph as a real process (the installed console script's module)."""
+    return subprocess.run([sys.executable, "-m", "autograd_cli", *args], input=input,
+                          capture_output=True, cwd=cwd or ROOT, timeout=timeout)
+
+
+def close(actual: Any, expected: Any) -> bool:
+    """Nested values equal within PyTorch-vs-agraph float tolerance; "nan" equals "nan"."""
+    if isinstance(expected, list) or isinstance(actual, list):
+        return (isinstance(expected, list) and isinstance(actual, list)
+                and len(actual) == len(expected)
+                and all(close(a, e) for a, e in zip(actual, expected)))
+    if isinstance(expected, str) or isinstance(actual, str):
+        return actual == expected
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return actual == expected
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        if math.isinf(expected) or math.isinf(actual):
+            return actual == expected
+        return abs(actual - expected) <= 1e-6 + 1e-5 * abs(expected)
+    return bool(actual == expected)
+
+
+def differences(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    """How agraph's `run --json` differs from what PyTorch gave (the oracle's rules)."""
+    found = []
+    if ADDRESS.sub(" at 0x?", expected["stdout"]) != ADDRESS.sub(" at 0x?", actual["stdout"]):
+        found.append(f"stdout:\n{actual['stdout']}\n!= expected\n{expected['stdout']}")
+    exp_err, act_err = expected["error"], actual["error"]
+    if (exp_err is None) != (act_err is None) or (exp_err and (
+            exp_err["type"], exp_err["line"]) != (act_err["type"], act_err["line"])):
+        found.append(f"error {act_err} != {exp_err}")
+    exp_t = {t["name"]: t for t in expected["tensors"]}
+    act_t = {t["name"]: t for t in actual["tensors"]}
+    if set(exp_t) != set(act_t):
+        found.append(f"tensor names {sorted(act_t)} != {sorted(exp_t)}")
+    for name in set(exp_t) & set(act_t):
+        e, a = exp_t[name], act_t[name]
+        for field in ("shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "retains_grad"):
+            if e[field] != a[field]:
+                found.append(f"{name}.{field}: {a[field]!r} != {e[field]!r}")
+        if not close(a["data"], e["data"]):
+            found.append(f"{name}.data: {a['data']} != {e['data']}")
+        if (e["grad"] is None) != (a["grad"] is None) or (
+                e["grad"] is not None and not close(a["grad"], e["grad"])):
+            found.append(f"{name}.grad: {a['grad']} != {e['grad']}")
+    return found
+
+
+def load_json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
