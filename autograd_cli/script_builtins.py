@@ -58,8 +58,15 @@ def _iter(iterable: Any) -> Iterator[Any]:
     return iter(iterable)
 
 
+_iter.__name__ = _iter.__qualname__ = "iter"
+
+
 class _Builtins:
-    """The builtins that need the run's limits, output or formatter."""
+    """The builtins that need the run's limits, output or formatter.
+
+    Each method's __qualname__ is its builtin name (set below the class), so Python's own
+    messages read "print() got an unexpected keyword argument 'file'".
+    """
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
@@ -145,6 +152,11 @@ class _Builtins:
 
     def isinstance(self, value: Any, classinfo: Any) -> bool:
         return isinstance(value, _python_types(classinfo))
+
+
+for _name in ("print", "repr", "format", "min", "max", "sum", "round", "sorted", "any", "all",
+              "isinstance"):
+    getattr(_Builtins, _name).__qualname__ = _name
 
 
 def _python_types(classinfo: Any) -> type | tuple[type, ...]:

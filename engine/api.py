@@ -14,7 +14,7 @@ from engine.tensor import Size, Tensor
 _TORCH_FUNCTIONS = """
     add sub mul div true_divide multiply divide rsub pow neg negative abs exp log sqrt rsqrt sin
     cos tanh sigmoid relu sign clamp clip clamp_min clamp_max square reciprocal matmul mm mv dot
-    addmm sum mean prod max min maximum minimum argmax argmin softmax log_softmax norm cat stack
+    addmm bmm sum mean prod max min maximum minimum argmax argmin softmax log_softmax norm cat stack
     reshape squeeze unsqueeze t transpose permute flatten select split chunk unbind clone
     eq ne lt le gt ge logical_and logical_or logical_not isnan isinf equal allclose where
     floor_divide remainder

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import re
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,13 @@ import numpy as np
 from engine import grad_mode, recording
 
 if TYPE_CHECKING:
-    from engine.tensor import Tensor
+    from engine.tensor import Tensor, prepare_operands
+
+
+def bind_tensor_type(tensor_type: Any, prepare: Any) -> None:
+    """engine.tensor imports this module, then hands back Tensor and prepare_operands once it
+    has defined them (module globals: the per-op code reads them without an import)."""
+    globals().update(Tensor=tensor_type, prepare_operands=prepare)
 
 # PyTorch computes 1/0, log(0), 0*inf quietly (inf, -inf, nan); so do we.
 np.seterr(all="ignore")
@@ -57,7 +64,8 @@ class Node:
     grad_fn_name = "Node"
     next_functions: tuple[Edge, ...] = ()
     pre_hooks: dict[int, list[Callable[[Any], Any]]] | None = None  # tensor hooks, by output_nr
-    post_hooks: list[Callable[..., Any]] | None = None
+    node_pre_hooks: list[Callable[..., Any]] | None = None  # grad_fn.register_prehook
+    post_hooks: list[Callable[..., Any]] | None = None  # grad_fn.register_hook
     retained: dict[int, weakref.ref[Tensor]] | None = None  # retain_grad() tensors, by output_nr
     saved_something = False  # whether a second walk after release must fail
     released = False
@@ -77,13 +85,23 @@ class Node:
     def __repr__(self) -> str:
         return f"<{self.grad_fn_name} object at {hex(id(self))}>"
 
-    def register_hook(self, hook: Callable[..., Any]) -> None:
+    def register_hook(self, hook: Callable[..., Any]) -> Any:
+        """hook(grad_inputs, grad_outputs) after this node ran; may return new grad_inputs."""
+        from engine.tensor import RemovableHandle
+
         if self.post_hooks is None:
             self.post_hooks = []
         self.post_hooks.append(hook)
+        return RemovableHandle(self.post_hooks, hook)
 
-    def register_prehook(self, hook: Callable[..., Any]) -> None:
-        self.add_tensor_hook(0, hook)
+    def register_prehook(self, hook: Callable[..., Any]) -> Any:
+        """hook(grad_outputs) before this node runs; may return new grad_outputs."""
+        from engine.tensor import RemovableHandle
+
+        if self.node_pre_hooks is None:
+            self.node_pre_hooks = []
+        self.node_pre_hooks.append(hook)
+        return RemovableHandle(self.node_pre_hooks, hook)
 
     def add_tensor_hook(self, output_nr: int, hook: Callable[..., Any]) -> None:
         if self.pre_hooks is None:
@@ -120,7 +138,7 @@ class AccumulateGrad(Node):
     grad_fn_name = "AccumulateGrad"
 
     def __init__(self, variable: Tensor) -> None:
-        super().__init__()
+        self.sequence_nr = sys.maxsize  # PyTorch runs a leaf's accumulation as soon as ready
         self.variable = variable
 
     def name(self) -> str:
@@ -143,8 +161,6 @@ def accumulate_into(tensor: Tensor, grad: Tensor) -> None:
     (CopyBackwards), later ones are added out of place (AddBackward0). Otherwise the first is
     stored as a copy and later ones are added in place.
     """
-    from engine.tensor import Tensor
-
     if tensor._grad is None:
         if _grad_state["enabled"] and grad._requires_grad:
             from engine.ops.shape import Copy
@@ -193,14 +209,12 @@ class Function(Node):
                  ) -> Sequence[Tensor | None]:
         raise NotImplementedError
 
-    def saved_indices(self, needs: tuple[bool, ...]) -> tuple[int, ...]:
+    def saved_indices(self, needs: Sequence[bool]) -> tuple[int, ...]:
         """Which inputs to keep for backward; ops whose needs depend on `needs` override this."""
         return self.saves
 
     @classmethod
     def apply(cls, *args: Any, **params: Any) -> Any:
-        from engine.tensor import Tensor, prepare_operands
-
         fn = cls.__new__(cls)
         if cls.promotes:
             arrays = prepare_operands(args)
@@ -220,68 +234,76 @@ class Function(Node):
         return out
 
     def connect(self, args: Sequence[Any], out: Any) -> None:
-        """Record this node in the graph: edges to the inputs, what backward needs, grad_fn."""
-        from engine.tensor import Tensor
+        """Record this node in the graph: edges to the inputs, what backward needs, grad_fn.
 
+        This runs for every recorded op, so it is written for speed (a graph may hold a
+        million nodes): plain loops, nothing allocated that backward does not read.
+        """
         self.sequence_nr = next(_sequence)
         needs: list[bool] = []
         edges: list[Edge] = []
         meta: list[Any] = []
         for a in args:
             if isinstance(a, Tensor):
-                needs.append(a._requires_grad)
-                edges.append(gradient_edge(a))
-                meta.append((a.array.shape, a.array.dtype))
+                array = a.array
+                meta.append((array.shape, array.dtype))
+                if a._requires_grad:
+                    needs.append(True)
+                    grad_fn = a.grad_fn
+                    edges.append((grad_fn, a.output_nr) if grad_fn is not None
+                                 else (a.accumulator(), 0))
+                    continue
             else:
-                needs.append(False)
                 meta.append(None)
-                if self.counts_scalars:
-                    edges.append(NO_EDGE)
-        self.needs = needs
+                if not self.counts_scalars:
+                    needs.append(False)
+                    continue
+            needs.append(False)
+            edges.append(NO_EDGE)
+        # tuples, not lists: a tuple of plain values drops out of the cyclic GC's sight
+        self.needs = tuple(needs)
         self.next_functions = tuple(edges)
-        self.input_meta = meta
-        indices = self.saved_indices(tuple(needs))
+        self.input_meta = tuple(meta)
+        indices = self.saved_indices(self.needs)
         if indices:
             saved: list[Any] = [None] * len(args)
             versions: list[int] = [0] * len(args)
             for i in indices:
-                value = args[i]
-                saved[i] = value
+                value = saved[i] = args[i]
                 if isinstance(value, Tensor):
                     versions[i] = value._version[0]
-            self.saved: list[Any] | None = saved
-            self.saved_versions = versions
+            self.saved: tuple[Any, ...] | None = tuple(saved)
+            self.saved_versions: tuple[int, ...] = tuple(versions)
             self.saved_something = True
         else:
             self.saved = None
-        outputs = out if self.multi_output else (out,)
         if self.saves_output:
             # the output's data and version counter, not the Tensor: no reference cycle
             self.saved_output: tuple[Any, ...] | None = (out.array, out._version, out._version[0])
             self.saved_something = True
         else:
             self.saved_output = None
-        self.output_meta = [(o.array.shape, o.array.dtype) for o in outputs]
-        for nr, o in enumerate(outputs):
-            o._requires_grad = True
-            o._grad_fn = self
-            o.output_nr = nr
+        if self.multi_output:
+            self.output_meta = tuple((o.array.shape, o.array.dtype) for o in out)
+            for nr, o in enumerate(out):
+                o._requires_grad, o._grad_fn, o.output_nr = True, self, nr
+        else:
+            self.output_meta = ((out.array.shape, out.array.dtype),)
+            out._requires_grad, out._grad_fn = True, self
         if self.saves_state:
             self.saved_something = True
 
     def keep_original(self, tensor: Tensor) -> None:
         """An in-place op saved `tensor` itself: save a copy of its old values instead (as
         PyTorch does), so writing the result into `tensor` does not invalidate this node."""
-        from engine.tensor import Tensor
-
-        if self.saved is None:
+        if self.saved is None or not any(value is tensor for value in self.saved):
             return
-        for i, value in enumerate(self.saved):
-            if value is tensor:
-                original = Tensor._wrap(tensor.array.copy())
-                original._grad_fn, original.output_nr = tensor.grad_fn, tensor.output_nr
-                original._requires_grad = tensor._requires_grad
-                self.saved[i], self.saved_versions[i] = original, 0
+        original = Tensor._wrap(tensor.array.copy())
+        original._grad_fn, original.output_nr = tensor.grad_fn, tensor.output_nr
+        original._requires_grad = tensor._requires_grad
+        self.saved_versions = tuple(0 if value is tensor else version for value, version
+                                    in zip(self.saved, self.saved_versions, strict=True))
+        self.saved = tuple(original if value is tensor else value for value in self.saved)
 
     def release(self) -> None:
         self.saved = None
@@ -294,9 +316,8 @@ class Function(Node):
 
     def unpack(self) -> tuple[tuple[Any, ...], Tensor | None]:
         """The saved inputs and output, checked: not freed, not modified in place since."""
-        from engine.tensor import Tensor
-
-        self.check_not_released()
+        if self.released:
+            self.check_not_released()
         if self.saved is None:
             inputs: tuple[Any, ...] = (None,) * len(self.input_meta)
         else:
@@ -317,6 +338,7 @@ class Function(Node):
         return inputs, output
 
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        """Run `backward`, then fit each gradient to its input (shape, dtype): one per edge."""
         inputs, out = self.unpack()
         if self.multi_output:
             grads = grads + [None] * (len(self.output_meta) - len(grads))
@@ -326,21 +348,29 @@ class Function(Node):
             grad = grads[0] if grads[0] is not None else zeros_of(*self.output_meta[0])
         results = self.backward(grad, inputs, out)
         fitted: list[Tensor | None] = []
+        needs = self.needs
         for i, meta in enumerate(self.input_meta):
-            if meta is None:
+            if meta is None:  # a python number: an edge only where PyTorch lists one
                 if self.counts_scalars:
                     fitted.append(None)
-                continue
-            g = results[i] if self.needs[i] else None
-            if g is not None and (g.array.shape != meta[0] or g.array.dtype != meta[1]):
-                g = fit_gradient(g, *meta)
-            fitted.append(g)
+            elif needs[i]:
+                g = results[i]
+                if g is not None and (g.array.shape != meta[0] or g.array.dtype != meta[1]):
+                    g = fit_gradient(g, *meta)
+                fitted.append(g)
+            else:
+                fitted.append(None)
         return fitted
 
 
-def zeros_of(shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
-    from engine.tensor import Tensor
+def other_operands(needs: Sequence[bool]) -> tuple[int, ...]:
+    """For a product: the gradient of each operand reads the other, so keep only those."""
+    if needs[0]:
+        return (0, 1) if needs[1] else (1,)
+    return (0,) if needs[1] else ()
 
+
+def zeros_of(shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
     return Tensor._wrap(np.zeros(shape, dtype=dtype))
 
 
@@ -431,46 +461,38 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                                "grad_fn")
     targets: dict[tuple[int, int], int] = {}  # (id(node), output_nr) -> index in inputs
     target_nodes: set[Node] = set()
-    if inputs is not None:
-        for index, tensor in enumerate(inputs):
-            node, output_nr = gradient_edge(tensor)
-            if node is not None:
-                targets[(id(node), output_nr)] = index
-                target_nodes.add(node)
-
-    dependencies, needed = _count_dependencies(roots, target_nodes if inputs is not None
-                                               else None)
+    for index, tensor in enumerate(inputs or ()):
+        node, output_nr = gradient_edge(tensor)
+        if node is not None:
+            targets[(id(node), output_nr)] = index
+            target_nodes.add(node)
+    dependencies, needed = _count_dependencies(
+        roots, target_nodes if inputs is not None else None)
     buffers: dict[Node, list[Tensor | None]] = {}
-    ready: list[tuple[int, Node]] = []
-
-    def send(node: Node, output_nr: int, grad: Tensor | None) -> None:
-        buffer = buffers.get(node)
-        if buffer is None:
-            buffer = buffers[node] = [None] * (output_nr + 1)
-        elif len(buffer) <= output_nr:
-            buffer.extend([None] * (output_nr + 1 - len(buffer)))
-        if grad is not None:
-            old = buffer[output_nr]
-            buffer[output_nr] = grad if old is None else old + grad
-
+    ready: list[tuple[int, int, Node]] = []
     for (node, output_nr), grad in zip(roots, grad_outputs, strict=True):
         assert node is not None
         if needed is None or node in needed:
-            send(node, output_nr, grad)
-    for node, _ in roots:
-        assert node is not None
-        if needed is not None and node not in needed:
-            continue
-        dependencies[node] -= 1
-        if dependencies[node] == 0:
-            heapq.heappush(ready, (-node.sequence_nr, node))
+            _send(buffers, node, output_nr, grad)
+            dependencies[node] -= 1
+            if dependencies[node] == 0:
+                heapq.heappush(ready, (-node.sequence_nr, next(_sequence), node))
 
     results: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
     observer = recording.observer
-    with grad_mode.set_grad_enabled(create_graph):
+    previous_mode = _grad_state["enabled"]
+    _grad_state["enabled"] = create_graph
+    try:
         while ready:
-            _, node = heapq.heappop(ready)
-            grads = _run_pre_hooks(node, buffers.pop(node, [None]))
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, [None])
+            if node.pre_hooks or node.retained or node.__class__ is AccumulateGrad:
+                grads = _run_pre_hooks(node, grads)
+            if node.node_pre_hooks:
+                for hook in node.node_pre_hooks:
+                    replaced = hook(tuple(grads))
+                    if replaced is not None:
+                        grads = list(replaced)
             stop_here = False
             if targets:
                 for nr, received in enumerate(grads):
@@ -483,29 +505,34 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                     leaf = isinstance(node, AccumulateGrad)
                     stop_here = (leaf and capture) or (not leaf and not any(
                         child in needed for child, _ in node.next_functions))  # type: ignore
-            if stop_here or all(g is None for g in grads):
-                grads_out: Sequence[Tensor | None] = [None] * len(node.next_functions)
+            edges = node.next_functions
+            if stop_here or (grads[0] is None and all(g is None for g in grads)):
+                grads_out: Sequence[Tensor | None] = [None] * len(edges)
             else:
                 grads_out = node.apply_backward(grads)
-                if len(grads_out) != len(node.next_functions) and not isinstance(
-                        node, AccumulateGrad):
+                if len(grads_out) != len(edges) and node.__class__ is not AccumulateGrad:
                     raise RuntimeError(f"function {node.grad_fn_name} returned an incorrect "
-                                       f"number of gradients (expected "
-                                       f"{len(node.next_functions)}, got {len(grads_out)})")
+                                       f"number of gradients (expected {len(edges)}, got "
+                                       f"{len(grads_out)})")
                 if node.post_hooks:
                     for hook in node.post_hooks:
-                        hook(tuple(grads_out), tuple(grads))
+                        replaced = hook(tuple(grads_out), tuple(grads))
+                        if replaced is not None:
+                            grads_out = list(replaced)
             if observer is not None:
                 observer.on_backward_node(node, grads, grads_out)
             if not retain_graph:
                 node.release()
-            for (child, child_nr), sent in zip(node.next_functions, grads_out, strict=True):
+            for (child, child_nr), sent in zip(edges, grads_out, strict=True):
                 if child is None or (needed is not None and child not in needed):
                     continue
-                send(child, child_nr, sent)
-                dependencies[child] -= 1
-                if dependencies[child] == 0:
-                    heapq.heappush(ready, (-child.sequence_nr, child))
+                _send(buffers, child, child_nr, sent)
+                count = dependencies[child] - 1
+                dependencies[child] = count
+                if count == 0:
+                    heapq.heappush(ready, (-child.sequence_nr, next(_sequence), child))
+    finally:
+        _grad_state["enabled"] = previous_mode
     if capture and inputs is not None and not allow_unused:
         for index, value in enumerate(results):
             if value is None:
@@ -513,6 +540,19 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior.")
     return results
+
+
+def _send(buffers: dict[Node, list[Tensor | None]], node: Node, output_nr: int,
+          grad: Tensor | None) -> None:
+    """Add `grad` into the input buffer of `node` for its output `output_nr`."""
+    buffer = buffers.get(node)
+    if buffer is None:
+        buffer = buffers[node] = [None] * (output_nr + 1)
+    elif len(buffer) <= output_nr:
+        buffer.extend([None] * (output_nr + 1 - len(buffer)))
+    if grad is not None:
+        old = buffer[output_nr]
+        buffer[output_nr] = grad if old is None else old + grad
 
 
 def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> list[Tensor | None]:
@@ -541,20 +581,22 @@ def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
     is not executed, as in PyTorch's autograd.grad and backward(inputs=...)).
     """
     dependencies: dict[Node, int] = {}
-    order: list[Node] = []  # every reachable node, each after all nodes that point to it? no:
-    stack = [node for node, _ in roots if node is not None]
-    seen: set[Node] = set(stack)
-    for node in stack:
-        dependencies[node] = dependencies.get(node, 0) + 1
+    stack: list[Node] = []
+    for root, _ in roots:
+        if root is not None:
+            if root not in dependencies:
+                dependencies[root] = 0
+                stack.append(root)
+            dependencies[root] += 1
     while stack:
         node = stack.pop()
-        order.append(node)
         for child, _ in node.next_functions:
             if child is None:
                 continue
-            dependencies[child] = dependencies.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
+            if child in dependencies:
+                dependencies[child] += 1
+            else:
+                dependencies[child] = 1
                 stack.append(child)
     if targets is None:
         return dependencies, None
@@ -562,7 +604,7 @@ def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
     # an order where children come first (post-order by an explicit stack).
     needed: set[Node] = set()
     settled: set[Node] = set()
-    for start in order:
+    for start in dependencies:
         if start in settled:
             continue
         work: list[tuple[Node, bool]] = [(start, False)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -87,6 +88,11 @@ def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
 
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     target = None if dtype is None else dtypes.resolve(dtype)
     array = array_from_data(data, target)
     if requires_grad and not dtypes.of_array(array).is_floating_point:
@@ -96,8 +102,8 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 
 
 def as_tensor(data: Any, dtype: Any = None) -> Tensor:
-    if isinstance(data, Tensor) and dtype is None:
-        return data
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
     return tensor(data, dtype=dtype)
 
 

@@ -6,6 +6,7 @@ which grad_fn variant applies) lives here; the math and derivatives live in engi
 
 from __future__ import annotations
 
+import builtins
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -62,13 +63,13 @@ def _tensor(value: Any, name: str = "input") -> Tensor:
 def add(a: Any, b: Any, alpha: Any = 1) -> Tensor:
     if not isinstance(a, Tensor):
         a, b = b, a
-    return arith.Add.apply(a, arith.as_tensor_operand(b), alpha=alpha)
+    return arith.Add.apply(a, b) if alpha == 1 else arith.Add.apply(a, b, alpha=alpha)
 
 
 def sub(a: Any, b: Any, alpha: Any = 1) -> Tensor:
     if not isinstance(a, Tensor):
         return rsub(b, a)
-    return arith.Sub.apply(a, arith.as_tensor_operand(b), alpha=alpha)
+    return arith.Sub.apply(a, b, alpha=alpha)
 
 
 def rsub(a: Tensor, b: Any) -> Tensor:
@@ -81,7 +82,7 @@ def rsub(a: Tensor, b: Any) -> Tensor:
 def mul(a: Any, b: Any) -> Tensor:
     if not isinstance(a, Tensor):
         a, b = b, a
-    return arith.Mul.apply(a, arith.as_tensor_operand(b))
+    return arith.Mul.apply(a, b)
 
 
 multiply = mul
@@ -90,7 +91,7 @@ multiply = mul
 def div(a: Any, b: Any, rounding_mode: str | None = None) -> Tensor:
     if not isinstance(a, Tensor):
         return rdiv(b, a)
-    return arith.Div.apply(a, arith.as_tensor_operand(b), rounding_mode=rounding_mode)
+    return arith.Div.apply(a, b, rounding_mode=rounding_mode)
 
 
 divide = true_divide = div
@@ -248,19 +249,21 @@ def sign(a: Tensor) -> Tensor:
 
 
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    """PyTorch's two overloads: any python-number bound picks the Scalar one (ClampBackward1,
+    0-dim tensor bounds read as numbers); tensor bounds only pick the Tensor one."""
     a = _tensor(a, "clamp")
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if _number_like(min) and _number_like(max):
-        low = min.item() if isinstance(min, Tensor) else min
-        high = max.item() if isinstance(max, Tensor) else max
-        return pointwise.Clamp.apply(a, low=low, high=high)
-    return pointwise.ClampTensor.apply(a, min, max)
-
-
-def _number_like(bound: Any) -> bool:
-    """PyTorch reads a number or a 0-dim tensor bound as a Scalar (ClampBackward1)."""
-    return not isinstance(bound, Tensor) or bound.ndim == 0
+    bounds = [bound for bound in (min, max) if bound is not None]
+    if builtins.all(isinstance(bound, Tensor) for bound in bounds):
+        return pointwise.ClampTensor.apply(a, min, max)
+    if builtins.any(isinstance(bound, Tensor) and bound.ndim for bound in bounds):
+        raise TypeError("clamp() received an invalid combination of arguments - got (Tensor, "
+                        "Tensor, number), but expected one of: (Tensor input, Tensor min, "
+                        "Tensor max) or (Tensor input, Number min, Number max)")
+    low = min.item() if isinstance(min, Tensor) else min
+    high = max.item() if isinstance(max, Tensor) else max
+    return pointwise.Clamp.apply(a, low=low, high=high)
 
 
 clip = clamp

@@ -115,13 +115,21 @@ class Tensor:
         self._view_version = 0  # the version at which a view's grad_fn was last made
         self._hooks: list[Callable[[Tensor], Tensor | None]] | None = None  # a leaf's hooks
 
-    @classmethod
-    def _wrap(cls, array: Any) -> Tensor:
+    @staticmethod
+    def _wrap(array: Any) -> Tensor:
         """A new tensor over `array` (no copy); the one way ops make their outputs."""
-        tensor = Tensor.__new__(Tensor)
-        if not isinstance(array, np.ndarray):
-            array = np.asarray(array)
-        tensor._init(array)
+        tensor = _new_tensor(Tensor)
+        tensor.array = array if array.__class__ is np.ndarray else np.asarray(array)
+        tensor._requires_grad = False
+        tensor._grad = None
+        tensor._grad_fn = None
+        tensor.output_nr = 0
+        tensor._version = [0]
+        tensor._retains_grad = False
+        tensor._accumulator = None
+        tensor._base = None
+        tensor._view_version = 0
+        tensor._hooks = None
         return tensor
 
     # --- autograd state ---------------------------------------------------------------------
@@ -141,7 +149,7 @@ class Tensor:
         self._view_version = self._version[0]
         base = self._base
         assert base is not None
-        if base._requires_grad and self._requires_grad:
+        if base._requires_grad:
             from engine.ops.index import AsStrided
 
             AsStrided.attach(base, self)
@@ -535,6 +543,15 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        if self.ndim == 0:
+            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity "
+                          "in these cases.", UserWarning, stacklevel=2)
+        elif self.ndim != 2:
+            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse "
+                          "their shape is deprecated and it will throw an error in a future "
+                          "release. Consider `x.mT` to transpose batches of matrices or "
+                          "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+                          "dimensions of a tensor.", UserWarning, stacklevel=2)
         return F.permute(self, *reversed(range(self.ndim)))
 
     @property
@@ -584,7 +601,7 @@ class Tensor:
         self.bump_version()
         if node is None:
             return self
-        node.output_meta = [(array.shape, array.dtype)]  # type: ignore[attr-defined]
+        node.output_meta = ((array.shape, array.dtype),)  # type: ignore[attr-defined]
         if node.saved_output is not None:  # type: ignore[attr-defined]
             node.saved_output = (array, self._version, self._version[0])  # type: ignore
         if self._base is not None:
@@ -678,7 +695,8 @@ def prepare_operands(args: tuple[Any, ...]) -> list[Any]:
     """Cast tensors and python numbers to PyTorch's result dtype; check the broadcast.
 
     None stays None (an absent operand, like a missing clamp bound). The common case (one
-    tensor dtype, numbers of no higher category) returns the arrays and numbers unchanged.
+    tensor dtype, numbers of no higher category, equal shapes) returns the arrays and numbers
+    unchanged, quickly: every elementwise op passes through here.
     """
     arrays: list[Any] = []
     dtype = None
@@ -692,14 +710,17 @@ def prepare_operands(args: tuple[Any, ...]) -> list[Any]:
             elif array.dtype != dtype:
                 mixed = True
             arrays.append(array)
+        elif a.__class__ is float:
+            scalar_category = 2
+            arrays.append(a)
         elif a is None:
             arrays.append(None)
         elif isinstance(a, (bool, int, float)):
-            scalar_category = max(scalar_category, 0 if isinstance(a, bool) else
-                                  1 if isinstance(a, int) else 2)
+            category = 0 if isinstance(a, bool) else 1 if isinstance(a, int) else 2
+            scalar_category = max(scalar_category, category)
             arrays.append(a)
         else:
-            raise TypeError(f"unsupported operand type: '{type(a).__name__}'")
+            raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(a).__name__}'")
     if mixed or dtype is None or scalar_category > _CATEGORY[dtype.kind]:
         operands = [(a.dtype, a.array.ndim) for a in args if isinstance(a, Tensor)]
         scalars = [a for a in args if a is not None and not isinstance(a, Tensor)]
@@ -707,14 +728,23 @@ def prepare_operands(args: tuple[Any, ...]) -> list[Any]:
         arrays = [x if x is None else np.asarray(x, dtype=result) if not isinstance(
             x, np.ndarray) else x if x.dtype == result else x.astype(result) for x in arrays]
         dtype = result
-    shapes = [x.shape for x in arrays if isinstance(x, np.ndarray)]
-    if len(shapes) > 1 and any(shape != shapes[0] for shape in shapes):
-        try:
-            shape = np.broadcast_shapes(*shapes)
-        except ValueError:
-            raise _first_broadcast_error(shapes) from None
-        budget.check_shape(shape, dtype.itemsize)
+    shape = None
+    for x in arrays:
+        if x.__class__ is np.ndarray:
+            if shape is None:
+                shape = x.shape
+            elif x.shape != shape:
+                _check_broadcast([x.shape for x in arrays if isinstance(x, np.ndarray)], dtype)
+                break
     return arrays
+
+
+def _check_broadcast(shapes: list[tuple[int, ...]], dtype: np.dtype) -> None:
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise _first_broadcast_error(shapes) from None
+    budget.check_shape(shape, dtype.itemsize)
 
 
 def _first_broadcast_error(shapes: list[tuple[int, ...]]) -> RuntimeError:
@@ -750,4 +780,9 @@ class Parameter(Tensor):
             self.requires_grad_(True)
 
 
+_new_tensor = object.__new__
+
+from engine import autograd as _autograd  # noqa: E402
 from engine import functional as F  # noqa: E402  (functional imports Tensor: a cycle by design)
+
+_autograd.bind_tensor_type(Tensor, prepare_operands)

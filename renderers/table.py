@@ -20,8 +20,8 @@ def render_table(rows: Sequence[dict[str, Any]], stream: IO[str], *, color: bool
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(file=stream, force_terminal=color, no_color=not color, width=width or (None if color else 120),
-                      highlight=False, soft_wrap=False)
+    console = Console(file=stream, force_terminal=color, no_color=not color,
+                      width=width or (None if color else 120), highlight=False, soft_wrap=False)
     table = Table(title="tensors", title_justify="left", show_lines=False)
     for column in COLUMNS:
         table.add_column(column, overflow="fold", no_wrap=column in ("name", "dtype"))

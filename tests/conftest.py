@@ -43,7 +43,7 @@ def close(actual: Any, expected: Any) -> bool:
     if isinstance(expected, list) or isinstance(actual, list):
         return (isinstance(expected, list) and isinstance(actual, list)
                 and len(actual) == len(expected)
-                and all(close(a, e) for a, e in zip(actual, expected)))
+                and all(close(a, e) for a, e in zip(actual, expected, strict=True)))
     if isinstance(expected, str) or isinstance(actual, str):
         return actual == expected
     if isinstance(expected, bool) or isinstance(actual, bool):

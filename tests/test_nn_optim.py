@@ -4,7 +4,7 @@ Each `case_*` function below is written against a `torch`-like namespace and ret
 observed (values, gradients, grad_fn names and graphs, printed text, warnings, errors). The
 test runs it on agraph's engine and compares with GOLDEN, which is what the same function gave
 on real torch. This module never imports torch during the tests; to regenerate GOLDEN (torch
-2.13 in a scratch venv):
+2.13 and pytest in a scratch venv):
 
     /work/torchenv/bin/python tests/test_nn_optim.py > /tmp/golden.py
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from engine.autograd import Function
+from engine.autograd import Function, other_operands
 from engine.tensor import Tensor
 
 
@@ -61,9 +62,8 @@ class Mul(Function):
     promotes = True
     counts_scalars = True
 
-    def saved_indices(self, needs: tuple[bool, ...]) -> tuple[int, ...]:
-        # grad of a needs b and vice versa: only what a needed gradient reads is kept.
-        return tuple(i for i in (0, 1) if needs[1 - i])
+    def saved_indices(self, needs):
+        return other_operands(needs)
 
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return a * b
@@ -95,7 +95,7 @@ class Div(Function):
     promotes = True
     counts_scalars = True
 
-    def saved_indices(self, needs: tuple[bool, ...]) -> tuple[int, ...]:
+    def saved_indices(self, needs: Sequence[bool]) -> tuple[int, ...]:
         return (0, 1) if needs[1] else (1,)
 
     def forward(self, a: np.ndarray, b: np.ndarray, rounding_mode: str | None = None

@@ -313,8 +313,9 @@ class AsStrided(Function):
         return base.reshape(-1)[positions]
 
     def backward(self, grad, inputs, output):
-        zeros = Tensor._wrap(np.zeros(self.base_shape, dtype=grad.array.dtype))
-        return (put_flat(zeros, self.positions, grad),)
+        size = int(np.prod(self.base_shape, dtype=np.int64))
+        flat = Scatter.apply(grad, shape=(size,), key=(self.positions,))
+        return (flat.reshape(self.base_shape),)
 
     @classmethod
     def attach(cls, base: Tensor, view: Tensor) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.autograd import Function
+from engine.autograd import Function, other_operands
 
 
 def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
@@ -25,7 +25,7 @@ class Mm(Function):
     grad_fn_name = "MmBackward0"
 
     def saved_indices(self, needs):
-        return tuple(i for i in (0, 1) if needs[1 - i])
+        return other_operands(needs)
 
     def forward(self, a, b):
         if a.ndim != 2:
@@ -48,7 +48,7 @@ class Mv(Function):
     grad_fn_name = "MvBackward0"
 
     def saved_indices(self, needs):
-        return tuple(i for i in (0, 1) if needs[1 - i])
+        return other_operands(needs)
 
     def forward(self, a, v):
         if a.ndim != 2 or v.ndim != 1:
@@ -69,7 +69,7 @@ class Dot(Function):
     grad_fn_name = "DotBackward0"
 
     def saved_indices(self, needs):
-        return tuple(i for i in (0, 1) if needs[1 - i])
+        return other_operands(needs)
 
     def forward(self, a, b):
         if a.ndim != 1 or b.ndim != 1:
@@ -93,7 +93,7 @@ class Bmm(Function):
     grad_fn_name = "BmmBackward0"
 
     def saved_indices(self, needs):
-        return tuple(i for i in (0, 1) if needs[1 - i])
+        return other_operands(needs)
 
     def forward(self, a, b):
         if a.shape[2] != b.shape[1]:
@@ -115,7 +115,7 @@ class Addmm(Function):
     grad_fn_name = "AddmmBackward0"
 
     def saved_indices(self, needs):
-        return tuple(i for i in (1, 2) if needs[3 - i])
+        return tuple(i + 1 for i in other_operands(needs[1:]))
 
     def forward(self, bias, a, b):
         if a.shape[1] != b.shape[0]:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops import shape as shape_ops
 from engine.tensor import Tensor, normalize_dim
 
 
@@ -38,8 +39,8 @@ class Sum(Function):
         return np.sum(a, axis=dims, keepdims=keepdim)
 
     def backward(self, grad, inputs, output):
-        return (_restore(grad, self.input_shape, self.dims, self.keepdim)
-                .expand(self.input_shape),)
+        return (shape_ops.expand_to(_restore(grad, self.input_shape, self.dims, self.keepdim),
+                          self.input_shape),)
 
 
 class SumDim(Sum):
@@ -63,8 +64,8 @@ class Mean(Function):
             np.sum(a, axis=dims, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
 
     def backward(self, grad, inputs, output):
-        return (_restore(grad, self.input_shape, self.dims, self.keepdim)
-                .expand(self.input_shape) / self.count,)
+        return (shape_ops.expand_to(_restore(grad, self.input_shape, self.dims, self.keepdim),
+                          self.input_shape) / self.count,)
 
 
 class MeanDim(Mean):

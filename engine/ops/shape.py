@@ -246,10 +246,30 @@ class Expand(Function):
 
     def forward(self, a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         self.input_shape = a.shape
-        return np.broadcast_to(a, shape)
+        return broadcast_view(a, shape)
 
     def backward(self, grad, inputs, output):
         return (sum_to(grad, self.input_shape),)
+
+
+def broadcast_view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """np.broadcast_to(a, shape) (a read-only view), built directly: 10x cheaper on small
+    arrays, and every sum's backward expands its gradient."""
+    if not a.flags.c_contiguous:
+        return np.broadcast_to(a, shape)
+    lead = len(shape) - a.ndim
+    strides = (0,) * lead + tuple(0 if size == 1 and n != 1 else stride for size, n, stride
+                                  in zip(a.shape, shape[lead:], a.strides, strict=True))
+    out = np.ndarray(shape, a.dtype, buffer=a, strides=strides)
+    out.flags.writeable = False
+    return out
+
+
+def expand_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """expand for shapes known to be valid (the backward of reductions): no checks."""
+    if tensor.array.shape == shape:
+        return tensor
+    return view_of(tensor, Expand.apply(tensor, shape=shape))
 
 
 def expand(tensor: Tensor, *sizes: Any) -> Tensor:
@@ -510,7 +530,12 @@ class Fill(Function):
         return np.full(a.shape, value, dtype=a.dtype)
 
     def backward(self, grad, inputs, output):
-        return (grad * 0,)
+        return (_zeros_like(grad),)
+
+
+def _zeros_like(tensor: Tensor) -> Tensor:
+    """A constant zero gradient (not grad * 0, which would turn an inf into nan)."""
+    return Tensor._wrap(np.zeros(tensor.array.shape, dtype=tensor.array.dtype))
 
 
 class Zero(Fill):
@@ -529,7 +554,7 @@ class FillTensor(Function):
         return np.full(a.shape, value, dtype=a.dtype)
 
     def backward(self, grad, inputs, output):
-        return (grad * 0, grad.sum())
+        return (_zeros_like(grad), grad.sum())
 
 
 class Copy(Function):
@@ -547,4 +572,4 @@ class Copy(Function):
                                f" at non-singleton dimension {max(a.ndim - 1, 0)}") from None
 
     def backward(self, grad, inputs, output):
-        return (grad * 0, grad)
+        return (_zeros_like(grad), grad)

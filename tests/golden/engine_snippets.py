@@ -2268,3 +2268,138 @@ def print_reprs(torch, out):
     out["dtype"] = repr(x.dtype)
     out["empty"] = repr(torch.tensor([]))
     out["no_grad"] = repr(x.detach() * 2)
+
+
+# --- engine order, node hooks, warnings -----------------------------------------------------
+
+@case
+def order_hooks_across_leaves_and_nodes(torch, out):
+    x = leaf(torch, [1.0, 2.0])
+    w = leaf(torch, [3.0, 4.0])
+    seen = []
+    x.register_hook(lambda g: seen.append("x"))
+    w.register_hook(lambda g: seen.append("w"))
+    a = x * w
+    b = a.exp()
+    c = x + b
+    a.register_hook(lambda g: seen.append("a"))
+    b.register_hook(lambda g: seen.append("b"))
+    c.register_hook(lambda g: seen.append("c"))
+    (c.sum() + a.sum()).backward()
+    out["order"] = seen
+
+
+@case
+def order_second_walk_through_released_mul_error(torch, out):
+    x = leaf(torch, [1.0, 2.0])
+    y = x * 2
+    y.exp().sum().backward()
+    out["x"] = x
+    y.sum().backward()
+
+
+@case
+def node_hooks(torch, out):
+    x = leaf(torch, [1.0, 2.0])
+    y = x * 3
+    seen = []
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+        [grad_inputs, grad_outputs]))
+    y.grad_fn.register_prehook(lambda grad_outputs: seen.append([grad_outputs]))
+    y.sum().backward()
+    out["seen"] = seen
+    out["x"] = x
+
+
+@case
+def node_hooks_replace(torch, out):
+    x = leaf(torch, [1.0, 2.0])
+    y = x * 3
+    y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+    z = x * 5
+    z.grad_fn.register_hook(lambda grad_inputs, grad_outputs: (grad_inputs[0] + 1, None))
+    (y.sum() + z.sum()).backward()
+    out["x"] = x
+
+
+@case
+def hook_handle_remove(torch, out):
+    x = leaf(torch, [1.0, 2.0])
+    y = x * 2
+    handle = y.register_hook(lambda g: g * 100)
+    handle.remove()
+    y.sum().backward()
+    out["x"] = x
+
+
+@case
+def warn_tensor_from_tensor(torch, out):
+    t = torch.tensor([1.0, 2.0], requires_grad=True)
+    out["copy"] = torch.tensor(t)
+
+
+@case
+def warn_softmax_implicit_dim(torch, out):
+    x = leaf(torch, [[1.0, 2.0], [3.0, 0.5]])
+    out["softmax"] = torch.nn.functional.softmax(x)
+    out["log_softmax"] = torch.nn.functional.log_softmax(x)
+
+
+@case
+def warn_mse_target_size(torch, out):
+    x = leaf(torch, X23)
+    out["loss"] = torch.nn.functional.mse_loss(x, torch.tensor([1.0, 0.0, 2.0]))
+
+
+@case
+def warn_T_on_3d(torch, out):
+    out["T"] = torch.ones(1, 2, 3, requires_grad=True).T
+
+
+@case
+def scalar_edge_cases(torch, out):
+    x = leaf(torch, 2.0)
+    y = x * x
+    out["y_item"] = y.item()
+    out["shape"] = y.shape
+    out["dim"] = y.dim()
+    out["numel"] = y.numel()
+    y.backward()
+    out["x"] = x
+    out["sum_scalar"] = torch.tensor(3.0).sum()
+    out["mean_keepdim"] = torch.ones(2, 3).mean(1, keepdim=True)
+    out["max_scalar_dim"] = torch.tensor(5.0).max(0)
+
+
+@case
+def view_of_plain_base_after_grad_inplace(torch, out):
+    w = leaf(torch, [1.0, 2.0, 3.0])
+    base = torch.zeros(3)
+    v = base[0:2]
+    base.add_(w)
+    out["base"] = base
+    out["v"] = v
+    (v * v).sum().backward()
+    out["w"] = w
+
+
+@case
+def view_detach_and_data_versions(torch, out):
+    x = leaf(torch, [1.0, 2.0, 3.0])
+    y = x * 2
+    v = y[1:]
+    d = v.detach()
+    d.mul_(10)
+    out["y"] = y
+    out["v"] = v
+    out.version("y_version", y)
+    y.sum().backward()
+    out["x"] = x
+
+
+@case
+def inplace_on_view_then_base_backward_error(torch, out):
+    x = leaf(torch, [1.0, 2.0, 3.0])
+    y = x.exp()
+    y[0].mul_(2)
+    y.sum().backward()

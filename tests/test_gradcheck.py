@@ -1,0 +1,369 @@
+"""Finite-difference checks of every op's derivative, in float64, on shapes hypothesis draws.
+
+CHECKS is the op table: one entry (or more) per `Function` subclass in engine/ops, naming the
+op it checks. For each entry hypothesis draws input shapes (broadcasting ones for elementwise
+ops) and values in the op's smooth domain; the engine's gradient of <f(x), u> for a random u
+must match central differences, and so must the gradient of <grad, v> (second derivatives
+through create_graph=True). test_every_op_has_a_check fails when an op has no entry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine.ops
+from engine import functional as F
+from engine.autograd import Function
+from engine.ops import arith, index, linalg, loss, pointwise, reduce, shape
+from engine.tensor import Tensor
+
+Shapes = Callable[[Any], list[tuple[int, ...]]]
+
+
+@dataclass
+class Check:
+    op: type[Function]
+    function: Callable[..., Tensor]
+    shapes: Shapes
+    low: float = -2.0
+    high: float = 2.0
+    avoid: tuple[float, ...] = ()  # kinks: inputs stay 0.05 away from these values
+    distinct: bool = False  # inputs pairwise apart (max/min ties, prod)
+    second_order: bool = True
+    eps: float = 1e-6
+    name: str = ""
+
+
+# --- shape strategies -----------------------------------------------------------------------
+
+def sizes(draw: Any, min_dims: int = 0, max_dims: int = 3) -> tuple[int, ...]:
+    return tuple(draw(st.lists(st.integers(1, 3), min_size=min_dims, max_size=max_dims)))
+
+
+def broadcast_to(draw: Any, target: tuple[int, ...]) -> tuple[int, ...]:
+    """A shape that broadcasts against `target`: leading dims dropped, some sizes set to 1."""
+    keep = draw(st.integers(0, len(target)))
+    return tuple(1 if draw(st.booleans()) else n for n in target[len(target) - keep:])
+
+
+def one(min_dims: int = 0, max_dims: int = 3) -> Shapes:
+    return lambda draw: [sizes(draw, min_dims, max_dims)]
+
+
+def pair(draw: Any) -> list[tuple[int, ...]]:
+    """Two shapes that broadcast together, in either order."""
+    a = sizes(draw)
+    b = broadcast_to(draw, a)
+    return [a, b] if draw(st.booleans()) else [b, a]
+
+
+def same(count: int, min_dims: int = 0, max_dims: int = 3) -> Shapes:
+    def draw_shapes(draw: Any) -> list[tuple[int, ...]]:
+        return [sizes(draw, min_dims, max_dims)] * count
+    return draw_shapes
+
+
+def fixed(*shapes: tuple[int, ...]) -> Shapes:
+    return lambda draw: list(shapes)
+
+
+def matrices(draw: Any) -> list[tuple[int, ...]]:
+    n, m, p = (draw(st.integers(1, 3)) for _ in range(3))
+    return [(n, m), (m, p)]
+
+
+def batched(draw: Any) -> list[tuple[int, ...]]:
+    b, n, m, p = (draw(st.integers(1, 3)) for _ in range(4))
+    return [(b, n, m), (b, m, p)]
+
+
+def addmm_shapes(draw: Any) -> list[tuple[int, ...]]:
+    a, b = matrices(draw)
+    return [broadcast_to(draw, (a[0], b[1])), a, b]
+
+
+def matmul_shapes(draw: Any) -> list[tuple[int, ...]]:
+    """matmul operands of 1 to 4 dims, with broadcast batch dims."""
+    n, m, p = (draw(st.integers(1, 3)) for _ in range(3))
+    batch = sizes(draw, 0, 2)
+    left = (m,) if draw(st.booleans()) else batch + (n, m)
+    right_batch = broadcast_to(draw, batch)
+    right = (m,) if draw(st.booleans()) else right_batch + (m, p)
+    return [left, right]
+
+
+# --- the op table ---------------------------------------------------------------------------
+
+def C(op: type[Function], function: Callable[..., Tensor], shapes: Shapes,
+      **options: Any) -> Check:
+    return Check(op, function, shapes, **options)
+
+
+def in_place_on_view(a: Tensor, b: Tensor) -> Tensor:
+    y = a * 1
+    y[0].mul_(b)  # CopySlices on y; reading y[0] again gives an AsStridedBackward0 view
+    return y * y[0]
+
+
+CHECKS: list[Check] = [
+    C(arith.Add, lambda a, b: a + b, pair),
+    C(arith.Add, lambda a, b: F.add(a, b, alpha=-1.5), pair, name="add_alpha"),
+    C(arith.Sub, lambda a, b: a - b, pair),
+    C(arith.Sub, lambda a, b: F.sub(a, b, alpha=2.0), pair, name="sub_alpha"),
+    C(arith.Rsub, lambda a: 3.0 - a, one()),
+    C(arith.Mul, lambda a, b: a * b, pair),
+    C(arith.Mul, lambda a: a * 2.5, one(), name="mul_scalar"),
+    C(arith.MulScalar, lambda a: arith.scale(a, -1.5), one()),
+    C(arith.Div, lambda a, b: a / b, pair, avoid=(0.0,), low=0.5, high=2.0),
+    C(arith.Div, lambda a, b: a / b, pair, avoid=(0.0,), name="div_signs"),
+    C(arith.Reciprocal, lambda a: 2.0 / a, one(), avoid=(0.0,)),
+    C(arith.Neg, lambda a: -a, one()),
+    C(arith.PowScalar, lambda a: a ** 3, one()),
+    C(arith.PowScalar, lambda a: a ** 2.5, one(), low=0.5, name="pow_fraction"),
+    C(arith.PowScalar, lambda a: a ** -2, one(), avoid=(0.0,), name="pow_negative"),
+    C(arith.PowTensor, lambda a, b: a ** b, pair, low=0.5, high=2.0),
+    C(arith.RPow, lambda a: 1.5 ** a, one()),
+    C(linalg.Mm, lambda a, b: a.mm(b), matrices),
+    C(linalg.Mv, lambda a, b: a.mv(b), lambda draw: [(draw(st.integers(1, 3)), 3), (3,)]),
+    C(linalg.Dot, lambda a, b: a.dot(b), same(2, 1, 1)),
+    C(linalg.Bmm, lambda a, b: F.bmm(a, b), batched),
+    C(linalg.Bmm, lambda a, b: a @ b, matmul_shapes, name="matmul"),
+    C(linalg.Addmm, lambda bias, a, b: F.addmm(bias, a, b), addmm_shapes),
+    C(loss.MseLoss, lambda a, b: F.mse_loss(a, b), same(2)),
+    C(loss.MseLoss, lambda a, b: F.mse_loss(a, b, reduction="sum"), same(2), name="mse_sum"),
+    C(loss.MseLoss, lambda a, b: F.mse_loss(a, b, reduction="none"), same(2),
+      name="mse_none"),
+    C(pointwise.Exp, lambda a: a.exp(), one()),
+    C(pointwise.Log, lambda a: a.log(), one(), low=0.3, high=3.0),
+    C(pointwise.Sqrt, lambda a: a.sqrt(), one(), low=0.3, high=3.0),
+    C(pointwise.Rsqrt, lambda a: a.rsqrt(), one(), low=0.3, high=3.0),
+    C(pointwise.Sin, lambda a: a.sin(), one()),
+    C(pointwise.Cos, lambda a: a.cos(), one()),
+    C(pointwise.Tanh, lambda a: a.tanh(), one()),
+    C(pointwise.TanhBackward, lambda g, y: pointwise.TanhBackward.apply(g, y), same(2)),
+    C(pointwise.Sigmoid, lambda a: a.sigmoid(), one()),
+    C(pointwise.SigmoidBackward, lambda g, y: pointwise.SigmoidBackward.apply(g, y),
+      same(2)),
+    C(pointwise.Relu, lambda a: a.relu(), one(), avoid=(0.0,)),
+    C(pointwise.ThresholdBackward, lambda g, y: pointwise.ThresholdBackward.apply(g, y),
+      same(2), avoid=(0.0,)),
+    C(pointwise.Abs, lambda a: a.abs(), one(), avoid=(0.0,)),
+    C(pointwise.Sign, lambda a: a.sign() * a, one(), avoid=(0.0,)),
+    C(pointwise.Sgn, lambda a: pointwise.Sgn.apply(a) * a * a, one(), avoid=(0.0,)),
+    C(pointwise.Clamp, lambda a: a.clamp(-1.0, 1.0), one(), avoid=(-1.0, 1.0)),
+    C(pointwise.ClampMin, lambda a: a.clamp_min(0.5), one(), avoid=(0.5,)),
+    C(pointwise.ClampMax, lambda a: a.clamp_max(0.5), one(), avoid=(0.5,)),
+    C(pointwise.ClampTensor, lambda a, low: a.clamp(min=low), pair, distinct=True),
+    C(pointwise.ClampTensor, lambda a, low, high: a.clamp(low, high + 3.0), same(3),
+      distinct=True, name="clamp_both"),
+    C(pointwise.Where, lambda a, b: F.where(a > b, a * a, b), pair, distinct=True),
+    C(reduce.Sum, lambda a: a.sum(), one()),
+    C(reduce.SumDim, lambda a: a.sum(-1, keepdim=True) * a.sum((0,)).sum(), one(1)),
+    C(reduce.Mean, lambda a: a.mean(), one()),
+    C(reduce.MeanDim, lambda a: a.mean(0) + a.mean(-1, keepdim=True).sum(), one(1)),
+    C(reduce.Prod, lambda a: a.prod(), one(), low=0.5),
+    C(reduce.Prod, lambda a: a.prod(), fixed((4,)), avoid=(0.0,), name="prod_signs"),
+    C(reduce.ProdDim, lambda a: a.prod(-1), one(1), low=0.5),
+    C(reduce.MaxAll, lambda a: a.max(), one(), distinct=True),
+    C(reduce.MinAll, lambda a: a.min(), one(), distinct=True),
+    C(reduce.MaxDim, lambda a: a.max(0)[0], one(1), distinct=True),
+    C(reduce.MinDim, lambda a: a.min(-1, keepdim=True).values, one(1), distinct=True),
+    C(reduce.Maximum, lambda a, b: F.maximum(a, b), pair, distinct=True),
+    C(reduce.Minimum, lambda a, b: F.minimum(a, b), pair, distinct=True),
+    C(reduce.Softmax, lambda a: a.softmax(-1), one(1)),
+    C(reduce.SoftmaxBackwardData,
+      lambda g, y: reduce.SoftmaxBackwardData.apply(g, y.softmax(-1), dim=y.ndim - 1),
+      same(2, min_dims=1)),
+    C(reduce.LogSoftmax, lambda a: a.log_softmax(0), one(1)),
+    C(reduce.LogSoftmaxBackwardData,
+      lambda g, y: reduce.LogSoftmaxBackwardData.apply(g, y.log_softmax(0), dim=0),
+      same(2, min_dims=1)),
+    C(reduce.LinalgVectorNorm, lambda a: a.norm(), one(), avoid=(0.0,)),
+    C(reduce.LinalgVectorNorm, lambda a: a.norm(p=1, dim=-1), one(1), avoid=(0.0,),
+      name="norm_p1"),
+    C(reduce.LinalgVectorNorm, lambda a: a.norm(p=3, dim=0, keepdim=True), one(1),
+      avoid=(0.0,), name="norm_p3"),
+    C(reduce.LinalgVectorNorm, lambda a: F.norm(a, p=float("inf")), one(1), avoid=(0.0,),
+      distinct=True, name="norm_inf"),
+    C(shape.View, lambda a: a.view(-1), one()),
+    C(shape.ReshapeAlias, lambda a: a[:, :2].reshape(-1, 1, 2), fixed((3, 4))),
+    C(shape.UnsafeView, lambda a: a.t().reshape(-1), one(2, 2)),
+    C(shape.Permute, lambda a: a.permute(2, 0, 1), one(3, 3)),
+    C(shape.Transpose, lambda a: a.transpose(0, -1), one(1)),
+    C(shape.T, lambda a: a.t(), one(0, 2)),
+    C(shape.Squeeze, lambda a: a.unsqueeze(0).squeeze(), one()),
+    C(shape.SqueezeDim, lambda a: a.unsqueeze(1).squeeze(1), one(1)),
+    C(shape.SqueezeDims, lambda a: a.unsqueeze(0).squeeze((0,)), one()),
+    C(shape.SqueezeInplaceDim, lambda a, b: a @ b, fixed((2,), (2, 3))),
+    C(shape.Unsqueeze, lambda a: a.unsqueeze(-1), one()),
+    C(shape.Expand, lambda a: a.expand(2, *a.shape), one()),
+    C(shape.Repeat, lambda a: a.repeat(2, 1, 3), one(0, 2)),
+    C(shape.Cat, lambda a, b: F.cat([a, b * 2, a], dim=-1), same(2, min_dims=1)),
+    C(shape.Stack, lambda a, b: F.stack([a, b], dim=0), same(2)),
+    C(shape.Unbind, lambda a: F.stack([p * (i + 1) for i, p in enumerate(a.unbind(-1))]),
+      one(1)),
+    C(shape.Unbind, lambda a: a.unbind(0)[0], one(1), name="unbind_one_used"),
+    C(shape.Split, lambda a: F.cat([p * (i + 1) for i, p in enumerate(a.split(2))]), one(1)),
+    C(shape.SplitWithSizes, lambda a: a.split([1, 2], dim=-1)[1] * 3, fixed((2, 3))),
+    C(shape.Clone, lambda a: a.clone() * a, one()),
+    C(shape.Alias, lambda a: a[...] * a, one()),
+    C(shape.ToCopy, lambda a: a.float().double() * a, one(), eps=1e-3, second_order=False),
+    C(shape.Fill, lambda a: (a * 1).fill_(2.0) * a, one()),
+    C(shape.Zero, lambda a: (a * 1).zero_() + a, one()),
+    C(shape.FillTensor, lambda a, v: (a * 1).fill_(v) * a, lambda draw: [sizes(draw), ()]),
+    C(shape.Copy, lambda a, b: (a * 1).copy_(b) * a,
+      lambda draw: [a := sizes(draw), broadcast_to(draw, a)]),
+    C(index.Select, lambda a: a[0] * a[-1], one(1)),
+    C(index.Select, lambda a: a[..., -1].select(0, 0), one(2), name="select_dims"),
+    C(index.Slice, lambda a: a[1:] * a[:-1], one(1)),
+    C(index.Slice, lambda a: a[:, ::2], one(2), name="slice_step"),
+    C(index.Index, lambda a: a[[0, 0, -1]], one(1)),
+    C(index.Index, lambda a: a[a > 0], one(1), avoid=(0.0,), name="index_mask"),
+    C(index.IndexPut, lambda a, b: _index_put(a, b),
+      lambda draw: [(2,) + sizes(draw, 0, 2)] * 2),
+    C(index.Scatter, lambda g: index.Scatter.apply(g, shape=(3, 2), key=([0, 2, 0],)),
+      fixed((3, 2))),
+    C(index.SelectScatter,
+      lambda g: index.SelectScatter.apply(g, shape=(3, 2), key=(1, Ellipsis)), fixed((2,))),
+    C(index.SliceScatter,
+      lambda g: index.SliceScatter.apply(g, shape=(3, 2), key=(slice(1, None),)),
+      fixed((2, 2))),
+    C(index.AsStrided, in_place_on_view, lambda draw: [(2,) + sizes(draw, 0, 2), ()]),
+    C(index.AsStrided, lambda a: index.take_flat(a, np.array([[3, 0], [1, 1]])), fixed((2, 2)),
+      name="as_strided_direct"),
+    C(index.PutFlat, lambda a, v: index.put_flat(a, np.array([2, 0]), v), fixed((2, 2), (2,))),
+]
+
+
+def _index_put(a: Tensor, b: Tensor) -> Tensor:
+    y = a * 1
+    y[[0, -1]] = b[0:2] * 2
+    return y * a
+
+
+def _check_id(check: Check) -> str:
+    return check.name or check.op.__name__
+
+
+# --- the checks -----------------------------------------------------------------------------
+
+@st.composite
+def inputs(draw: Any, check: Check) -> list[np.ndarray]:
+    arrays = []
+    for shape_ in check.shapes(draw):
+        n = int(np.prod(shape_, dtype=np.int64))
+        values = draw(st.lists(st.floats(check.low, check.high), min_size=n, max_size=n))
+        arrays.append(np.array(values, dtype=np.float64).reshape(shape_))
+    flat = np.concatenate([a.ravel() for a in arrays]) if arrays else np.zeros(0)
+    for kink in check.avoid:
+        flat = np.where(np.abs(flat - kink) < 0.05, kink + 0.1 + 0.01 * np.arange(flat.size),
+                        flat)
+    if check.distinct and flat.size:
+        # spread ties apart: equal values would sit on a kink of max/min/clamp/where
+        flat = flat + 0.07 * np.argsort(np.argsort(flat, kind="stable"))
+    out, start = [], 0
+    for a in arrays:
+        out.append(flat[start:start + a.size].reshape(a.shape))
+        start += a.size
+    return out
+
+
+def leaves(arrays: list[np.ndarray]) -> list[Tensor]:
+    return [Tensor._wrap(a.copy()).requires_grad_() for a in arrays]
+
+
+def value(check: Check, arrays: list[np.ndarray]) -> np.ndarray:
+    return np.asarray(check.function(*[Tensor._wrap(a) for a in arrays]).array,
+                      dtype=np.float64)
+
+
+def numerical_gradient(f: Callable[[list[np.ndarray]], float], arrays: list[np.ndarray],
+                       eps: float) -> list[np.ndarray]:
+    grads = []
+    for k, a in enumerate(arrays):
+        g = np.zeros_like(a)
+        for i in np.ndindex(a.shape):
+            plus = [x.copy() for x in arrays]
+            minus = [x.copy() for x in arrays]
+            plus[k][i] += eps
+            minus[k][i] -= eps
+            g[i] = (f(plus) - f(minus)) / (2 * eps)
+        grads.append(g)
+    return grads
+
+
+def assert_close(analytic: list[Any], numeric: list[np.ndarray], what: str) -> None:
+    for k, (a, n) in enumerate(zip(analytic, numeric, strict=True)):
+        got = np.zeros_like(n) if a is None else np.asarray(a.array, dtype=np.float64)
+        assert got.shape == n.shape, f"{what} of input {k}: shape {got.shape} != {n.shape}"
+        np.testing.assert_allclose(got, n, rtol=2e-4, atol=2e-5,
+                                   err_msg=f"{what} of input {k}")
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=[_check_id(c) for c in CHECKS])
+def test_gradient_matches_finite_differences(check: Check) -> None:
+    @settings(max_examples=12, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(data=st.data())
+    def run(data: Any) -> None:
+        arrays = data.draw(inputs(check))
+        upstream = np.random.default_rng(0).normal(size=value(check, arrays).shape)
+
+        def weighted(xs: list[np.ndarray]) -> float:
+            return float((value(check, xs) * upstream).sum())
+
+        xs = leaves(arrays)
+        out = check.function(*xs)
+        grads = F.grad(out, xs, grad_outputs=Tensor._wrap(upstream), create_graph=True,
+                       allow_unused=True)
+        assert_close(list(grads), numerical_gradient(weighted, arrays, check.eps), "gradient")
+        if not check.second_order:
+            return
+        # second derivatives: the gradient of <grad, v> by create_graph vs by differences
+        directions = [np.random.default_rng(1).normal(size=a.shape) for a in arrays]
+        used = [(g, v) for g, v in zip(grads, directions, strict=True)
+                if g is not None and g.requires_grad]
+        if not used:
+            return
+        inner = F.sum(F.stack([F.sum(g * Tensor._wrap(v)) for g, v in used]))
+        second = F.grad(inner, xs, allow_unused=True)
+
+        def grad_dot_v(ys: list[np.ndarray]) -> float:
+            zs = leaves(ys)
+            gs = F.grad(check.function(*zs), zs, grad_outputs=Tensor._wrap(upstream),
+                        allow_unused=True)
+            return float(sum((g.array * v).sum() for g, v in zip(gs, directions, strict=True)
+                             if g is not None))
+
+        assert_close(list(second), numerical_gradient(grad_dot_v, arrays, 1e-5),
+                     "second derivative")
+
+    run()
+
+
+def _all_ops() -> set[type[Function]]:
+    found: set[type[Function]] = set()
+    for info in pkgutil.iter_modules(engine.ops.__path__):
+        module = importlib.import_module(f"engine.ops.{info.name}")
+        for item in vars(module).values():
+            if inspect.isclass(item) and issubclass(item, Function) and (
+                    item.__module__ == module.__name__):
+                found.add(item)
+    return found
+
+
+def test_every_op_has_a_check() -> None:
+    """Adding a Function to engine/ops without an entry in CHECKS fails here."""
+    differentiable = {op for op in _all_ops() if op.differentiable}
+    missing = sorted(op.__name__ for op in differentiable - {c.op for c in CHECKS})
+    assert not missing, f"ops without a finite-difference check: {missing}"
