@@ -1,0 +1,205 @@
+"""agraph's performance targets, each measured beside its baseline in one run on one machine.
+
+    .venv/bin/python benchmarks/run_all.py [--quick]
+
+Baselines that need PyTorch (and torchviz) run in the interpreter named by AGRAPH_TORCH_PYTHON
+(default /work/torchenv/bin/python, a scratch venv with `pip install torch==2.13.0 torchviz`);
+without it those rows print "n/a". PyTorch is never a dependency of agraph itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+AGRAPH = [str(BIN / "agraph")]
+TORCH_PYTHON = os.environ.get("AGRAPH_TORCH_PYTHON", "/work/torchenv/bin/python")
+SEED = ROOT / "samples" / "computation_graph.expr"
+REGRESSION = ROOT / "samples" / "no_grad_regression.expr"
+
+
+def timed(cmd: list[str], repeat: int = 5) -> float:
+    """Median wall seconds of `repeat` runs of a whole process."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = subprocess.run(cmd, capture_output=True, cwd=ROOT)
+        times.append(time.perf_counter() - start)
+        if result.returncode != 0:
+            raise SystemExit(f"failed: {' '.join(cmd)}\n{result.stderr.decode()[-2000:]}")
+    return statistics.median(times)
+
+
+def peak_rss_mib(cmd: list[str]) -> float:
+    """Peak resident memory of one run of `cmd` (GNU time, the process tree's largest)."""
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True)
+    return int(result.stderr.decode().strip().splitlines()[-1]) / 1024
+
+
+def have_torch() -> bool:
+    return Path(TORCH_PYTHON).exists() and subprocess.run(
+        [TORCH_PYTHON, "-c", "import torch, torchviz"], capture_output=True).returncode == 0
+
+
+def row(name: str, ours: str, baseline: str, ratio: str, target: str) -> None:
+    print(f"{name:<34} {ours:>14} {baseline:>16} {ratio:>9}   {target}")
+
+
+def bench_startup(repeat: int) -> None:
+    numpy_time = timed([sys.executable, "-c", "import numpy"], repeat)
+    run_time = timed([*AGRAPH, "run", str(SEED), "--no-table"], repeat)
+    row("startup: agraph run seed", f"{run_time * 1e3:.0f} ms",
+        f"{numpy_time * 1e3:.0f} ms numpy", f"{run_time / numpy_time:.2f}x", "<= 1.5x")
+
+
+TORCHVIZ_SEED = """
+import torch, torchviz
+w = torch.tensor([1.], requires_grad=True)
+x = torch.tensor([2.], requires_grad=True)
+a = torch.add(w, x)
+b = torch.add(w, 1)
+y = torch.mul(a, b)
+y.backward(retain_graph=True)
+import sys
+sys.stdout.buffer.write(torchviz.make_dot(y, params={"w": w, "x": x}).pipe(format="svg"))
+"""
+
+
+def bench_render(repeat: int, torch: bool) -> None:
+    ours = timed([*AGRAPH, "render", str(SEED), "--svg"], repeat)
+    peak = peak_rss_mib([*AGRAPH, "render", str(SEED), "--svg"])
+    if torch:
+        theirs = timed([TORCH_PYTHON, "-c", TORCHVIZ_SEED], repeat)
+        row("seed render --svg vs torchviz", f"{ours * 1e3:.0f} ms", f"{theirs * 1e3:.0f} ms",
+            f"{theirs / ours:.1f}x", ">= 8x faster")
+    else:
+        row("seed render --svg", f"{ours * 1e3:.0f} ms", "n/a", "", ">= 8x faster")
+    row("seed render peak memory", f"{peak:.0f} MiB", "", "", "<= 60 MiB")
+
+
+LOOP_ITERATIONS = 800  # samples/no_grad_regression.expr
+
+
+def bench_training_loop(torch: bool) -> None:
+    """Per-iteration cost of the seed regression loop: (whole run - empty run) / iterations."""
+    empty = ROOT / "benchmarks" / "empty_torch.expr"
+    ours_total = timed([*AGRAPH, "run", str(REGRESSION), "--no-table"], 3)
+    ours_base = timed([*AGRAPH, "run", str(empty), "--no-table"], 3)
+    ours = (ours_total - ours_base) / LOOP_ITERATIONS
+    if torch:
+        theirs_total = timed([TORCH_PYTHON, str(REGRESSION)], 3)
+        theirs_base = timed([TORCH_PYTHON, str(empty)], 3)
+        theirs = (theirs_total - theirs_base) / LOOP_ITERATIONS
+        row("training loop, per iteration", f"{ours * 1e6:.0f} us", f"{theirs * 1e6:.0f} us torch",
+            f"{ours / theirs:.2f}x", "<= 2x torch")
+    else:
+        row("training loop, per iteration", f"{ours * 1e6:.0f} us", "n/a", "", "<= 2x torch")
+
+
+CHAIN = """
+import time, sys
+{setup}
+n = int(sys.argv[1])
+x = {leaf}
+y = x
+for _ in range(n):
+    y = y * 1.0
+start = time.perf_counter()
+y.backward()
+print(time.perf_counter() - start)
+"""
+
+
+def bench_chain(n: int, torch: bool) -> None:
+    ours_code = CHAIN.format(setup="from engine import api\ntensor = api.TORCH['tensor']",
+                             leaf="tensor(1.0, requires_grad=True)")
+    ours = float(subprocess.run([sys.executable, "-c", ours_code, str(n)], capture_output=True,
+                                text=True, cwd=ROOT, check=True).stdout)
+    if torch:
+        code = CHAIN.format(setup="import torch", leaf="torch.tensor(1.0, requires_grad=True)")
+        theirs = float(subprocess.run([TORCH_PYTHON, "-c", code, str(n)], capture_output=True,
+                                      text=True, check=True).stdout)
+        row(f"backward, {n:,}-op chain", f"{ours:.2f} s", f"{theirs:.2f} s torch",
+            f"{ours / theirs:.2f}x", "<= 3x torch")
+    else:
+        row(f"backward, {n:,}-op chain", f"{ours:.2f} s", "n/a", "", "<= 3x torch")
+
+
+RNN = """import torch
+W_h = (torch.sin(torch.arange(16.0)) * 0.1).reshape(4, 4).requires_grad_()
+W_x = (torch.cos(torch.arange(12.0)) * 0.1).reshape(4, 3).requires_grad_()
+h = torch.zeros(4, 1)
+x = torch.ones(3, 1)
+for step in range({steps}):
+    h = torch.tanh(torch.mm(W_h, h) + torch.mm(W_x, x))
+loss = h.sum()
+loss.backward()
+"""
+
+
+def bench_width() -> None:
+    for steps in (250, 2500):  # about 4 recorded ops per step: 1,000 and 10,000 nodes
+        with tempfile.NamedTemporaryFile("w", suffix=".expr", delete=False) as handle:
+            handle.write(RNN.format(steps=steps))
+        try:
+            seconds = timed([*AGRAPH, "render", handle.name, "--svg"], 1)
+        finally:
+            os.unlink(handle.name)
+        row(f"render unrolled RNN, ~{steps * 4:,} nodes", f"{seconds:.2f} s", "", "", "< 10 s")
+
+
+FLAT = """import torch
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+for i in range({n}):
+    loss = (w * 3.0).sum()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.0001 * w.grad
+    w.grad.zero_()
+"""
+
+
+def bench_recording_memory() -> None:
+    peaks = []
+    for n in (10_000, 100_000):
+        with tempfile.NamedTemporaryFile("w", suffix=".expr", delete=False) as handle:
+            handle.write(FLAT.format(n=n))
+        try:
+            peaks.append(peak_rss_mib([*AGRAPH, "run", handle.name, "--no-table",
+                                       "--max-seconds", "120"]))
+        finally:
+            os.unlink(handle.name)
+    row("peak memory, 10k vs 100k iterations", f"{peaks[1]:.0f} MiB", f"{peaks[0]:.0f} MiB",
+        f"{peaks[1] / peaks[0]:.2f}x", "flat (~1x)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller chain")
+    args = parser.parse_args()
+    repeat = 3 if args.quick else 7
+    torch = have_torch()
+    # An editable install compiles nothing ahead; a wheel install does. Measure the latter.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "autograd_cli", "engine",
+                    "renderers"], cwd=ROOT, capture_output=True, check=True)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; torch baselines: "
+          f"{'yes (' + TORCH_PYTHON + ')' if torch else 'n/a'}")
+    row("measure", "agraph", "baseline", "ratio", "target")
+    bench_startup(repeat)
+    bench_render(repeat, torch)
+    bench_training_loop(torch)
+    bench_chain(100_000 if args.quick else 1_000_000, torch)
+    bench_width()
+    bench_recording_memory()
+
+
+if __name__ == "__main__":
+    main()
