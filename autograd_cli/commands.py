@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from autograd_cli.errors import ScriptError
 from autograd_cli.limits import Limits
 
-OK, PROGRAM_ERROR, TOOL_MISSING = 0, 1, 3
+OK, PROGRAM_ERROR, USAGE_ERROR, TOOL_MISSING = 0, 1, 2, 3
 
 GRAPHVIZ_HELP = (
     "Graphviz's `dot` program is needed for --format svg, png and pdf, and it was not found.\n"
@@ -69,9 +71,11 @@ def check(file: str, *, limits: Limits) -> int:
     return OK
 
 
-def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None
-        ) -> int:
+def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None,
+        trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
+        watch: str | None = None, lint: bool = True) -> int:
     from autograd_cli import rendering, report
+    from autograd_cli.inspection import Inspection
 
     text = _load(file, limits)
     if text is None:
@@ -80,7 +84,21 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
         return PROGRAM_ERROR
     _prepare_engine(limits)
     echo = None if json_output else sys.stdout
-    result, recorder = rendering.record_program(text, limits, echo=echo)
+    inspection = Inspection(sys.stderr, trace=trace, detect_anomaly=detect_anomaly, watch=watch,
+                            lint=lint, max_trace_bytes=limits.max_output_bytes)
+    observers = inspection.observers()
+    stopper = None
+    if break_line is not None:
+        stopper = _breakpoint_stop(file, text, limits, break_line, svg)
+        if stopper is None:
+            return USAGE_ERROR
+        observers.append(stopper)
+    result, recorder = rendering.record_program(text, limits, echo=echo, observers=observers,
+                                                recorder=getattr(stopper, "recorder", None))
+    stopped = stopper is not None and stopper.quitted
+    if stopped:
+        result.error = None  # stopped at the breakpoint on purpose
+    inspection.finish(result, text, lint=not stopped)
     if json_output:
         document = {
             "version": 1,
@@ -91,11 +109,18 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
             "warnings": [{"category": w.category, "message": w.message, "line": w.line}
                          for w in result.warnings],
             "graph": _graph_or_note(recorder),
+            "lint": [finding.to_json() for finding in inspection.findings],
         }
         sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
     else:
         sys.stdout.flush()
     _report_problems(file, text, result, sys.stderr)
+    inspection.report(display_name(file), text, sys.stderr)
+    if stopper is not None:
+        if not stopped:
+            sys.stderr.write(f"{display_name(file)}:{break_line}: note: --break: the program "
+                             "never reached this line\n")
+        return OK if result.error is None else PROGRAM_ERROR
     if table is None:
         table = sys.stdout.isatty()  # pipes and files get exactly what the program printed
     if table and not json_output:
@@ -105,6 +130,111 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
         written = _render_to(recorder, "svg", svg, file, {})
         status = status or written
     return status
+
+
+def _breakpoint_stop(file: str, text: str, limits: Limits, line: int, svg: Path | None
+                     ) -> Any:
+    """`run --break LINE`: a debugger with a fixed script (the table, the graph, quit), or
+    None after saying that no statement starts at LINE."""
+    from autograd_cli.debugger import Debugger
+    from autograd_cli.graph_recorder import GraphRecorder
+
+    script = ["table"] + ([f"graph {svg}"] if svg is not None else []) + ["quit"]
+    stopper = Debugger(text, display_name(file), GraphRecorder(), iter(script), sys.stdout,
+                       limits=limits, echo_commands=False, breakpoints={line},
+                       stops="breakpoints")
+    if line not in stopper.statement_lines:
+        sys.stderr.write(f"agraph: error: --break {line}: no statement starts at line {line} "
+                         f"of {display_name(file)}\n")
+        return None
+    return stopper
+
+
+def explain(file: str, output: str, input_name: str, *, limits: Limits, svg: Path | None,
+            max_paths: int) -> int:
+    from autograd_cli import explain as chain_rule
+    from autograd_cli import rendering
+    from autograd_cli.provenance import Provenance
+
+    text = _load(file, limits)
+    if text is None:
+        return PROGRAM_ERROR
+    _prepare_engine(limits)
+    provenance = Provenance()
+    observer = chain_rule.ExplainObserver(provenance, output, input_name, max_paths)
+    result, recorder = rendering.record_program(text, limits, observers=[provenance, observer])
+    status = OK
+    if result.error is not None:  # still explained if the pass from OUTPUT ran before it
+        sys.stderr.write(result.error.format(display_name(file), text))
+        status = PROGRAM_ERROR
+    try:
+        explanation = observer.finish(result.variables)
+    except chain_rule.ExplainError as error:
+        sys.stderr.write(f"agraph: explain: {error}\n")
+        return PROGRAM_ERROR
+    sys.stdout.write(chain_rule.format_explanation(explanation))
+    sys.stdout.flush()
+    if svg is not None:
+        status = _render_to(recorder, "svg", svg, file, {},
+                            lambda graph: chain_rule.highlight_paths(graph, explanation)) or status
+    return status
+
+
+def debug(file: str, *, limits: Limits) -> int:
+    from autograd_cli import rendering
+    from autograd_cli.checker import check_program
+    from autograd_cli.debugger import Debugger
+    from autograd_cli.graph_recorder import GraphRecorder
+
+    if file == "-":
+        sys.stderr.write("agraph: error: debug reads its commands from stdin: give the "
+                         "program as a file\n")
+        return USAGE_ERROR
+    text = _load(file, limits)
+    if text is None:
+        return PROGRAM_ERROR
+    try:
+        check_program(text, limits)  # refuse a wrong program before any prompt
+    except ScriptError as error:
+        sys.stderr.write(error.format(display_name(file), text))
+        return PROGRAM_ERROR
+    _prepare_engine(limits)
+    terminal = sys.stdin.isatty()
+    debugger = Debugger(text, display_name(file), GraphRecorder(),
+                        iter(sys.stdin.readline, ""), sys.stdout, limits=limits,
+                        prompt=terminal)
+    result, _ = rendering.record_program(text, limits, echo=sys.stdout, observers=[debugger],
+                                         recorder=debugger.recorder)
+    sys.stdout.flush()
+    if debugger.quitted:
+        return OK
+    _report_problems(file, text, result, sys.stderr)
+    sys.stdout.write("the program ended\n" if result.error is None else
+                     "the program stopped with an error\n")
+    return OK if result.error is None else PROGRAM_ERROR
+
+
+def lint(file: str, *, limits: Limits, json_output: bool) -> int:
+    from autograd_cli import rendering
+    from autograd_cli.inspection import Inspection
+
+    text = _load(file, limits)
+    if text is None:
+        return PROGRAM_ERROR
+    _prepare_engine(limits)
+    inspection = Inspection(sys.stderr, lint=True)
+    result, _ = rendering.record_program(text, limits, observers=inspection.observers())
+    inspection.finish(result, text)
+    if result.error is not None:  # warnings are not repeated: the findings explain them
+        sys.stderr.write(result.error.format(display_name(file), text))
+    findings = inspection.findings
+    if json_output:
+        sys.stdout.write(json.dumps({"file": file, "lint": [f.to_json() for f in findings]},
+                                    ensure_ascii=False) + "\n")
+    else:
+        for finding in findings:
+            sys.stdout.write(finding.format(display_name(file)))
+    return PROGRAM_ERROR if findings or result.error is not None else OK
 
 
 def _graph_or_note(recorder: Any) -> dict[str, Any]:
@@ -132,31 +262,49 @@ def _print_table(variables: dict[str, Any]) -> None:
 
 def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: str,
            pass_number: int | None, show_saved: bool, values: bool, grads: bool, legend: bool,
-           rankdir: str, max_nodes: int, check_file: Path | None) -> int:
+           rankdir: str, max_nodes: int, check_file: Path | None,
+           detect_anomaly: bool = False) -> int:
     from autograd_cli import rendering
+    from autograd_cli.anomaly import mark_anomaly
+    from autograd_cli.inspection import Inspection
 
     text = _load(file, limits)
     if text is None:
         return PROGRAM_ERROR
     _prepare_engine(limits)
-    result, recorder = rendering.record_program(text, limits, keep_pass=pass_number)
+    inspection = Inspection(sys.stderr, detect_anomaly=detect_anomaly)
+    result, recorder = rendering.record_program(text, limits, keep_pass=pass_number,
+                                                observers=inspection.observers())
+    inspection.finish(result, text)
     _report_problems(file, text, result, sys.stderr)
-    if result.error is not None:
+    inspection.report(display_name(file), text, sys.stderr)
+    anomaly = inspection.anomaly
+    if result.error is not None and anomaly is None:
         return PROGRAM_ERROR
     options = {"view": view, "pass_number": pass_number, "show_saved": show_saved,
                "values": values, "grads": grads, "legend": legend, "rankdir": rankdir,
                "max_nodes": max_nodes}
+    mark = None
+    if anomaly is not None:  # draw the graph as it was when the NaN appeared, that op in red
+        if anomaly.output is not None:
+            recorder.set_variables({**result.variables, "(anomaly)": anomaly.output})
+        mark = partial(mark_anomaly, anomaly=anomaly)
     if check_file is not None:
-        return _check_rendered(recorder, fmt, check_file, options)
-    return _render_to(recorder, fmt, output, file, options)
+        status = _check_rendered(recorder, fmt, check_file, options)
+    else:
+        status = _render_to(recorder, fmt, output, file, options, mark)
+    return PROGRAM_ERROR if anomaly is not None else status
 
 
-def _render(recorder: Any, fmt: str, options: dict[str, Any]) -> bytes | int:
-    """The rendered bytes, or an exit code after reporting why there are none."""
+def _render(recorder: Any, fmt: str, options: dict[str, Any],
+            transform: Callable[[Any], Any] | None = None) -> bytes | int:
+    """The rendered bytes, or an exit code after reporting why there are none; `transform`
+    marks up the model first (explain's paths, an anomaly)."""
     from autograd_cli import rendering
 
     try:
-        return rendering.render(recorder, fmt=fmt, **options)
+        graph = rendering.graph_model(recorder, **options)
+        return rendering.render_model(transform(graph) if transform else graph, fmt)
     except rendering.GraphvizMissing:
         sys.stderr.write("agraph: error: " + GRAPHVIZ_HELP)
         return TOOL_MISSING
@@ -166,10 +314,10 @@ def _render(recorder: Any, fmt: str, options: dict[str, Any]) -> bytes | int:
 
 
 def _render_to(recorder: Any, fmt: str, output: Path | None, file: str,
-               options: dict[str, Any]) -> int:
+               options: dict[str, Any], transform: Callable[[Any], Any] | None = None) -> int:
     from autograd_cli import rendering
 
-    data = _render(recorder, fmt, options)
+    data = _render(recorder, fmt, options, transform)
     if isinstance(data, int):
         return data
     if output is None:

@@ -23,7 +23,7 @@ import re
 import weakref
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -104,7 +104,7 @@ class Record:
     __slots__ = ("seq", "line", "col", "op", "grad_fn", "primary", "inputs", "needs", "scalars",
                  "elementwise",
                  "summary", "requires_grad", "names", "grad", "flow", "retained", "root",
-                 "seed", "saved", "tensor", "node", "__weakref__")
+                 "seed", "derived", "saved", "tensor", "node", "__weakref__")
 
     def __init__(self, seq: int, location: tuple[int, int], summary: Summary,
                  requires_grad: bool, grad_fn: str | None = None) -> None:
@@ -125,6 +125,7 @@ class Record:
         self.retained = False
         self.root = False  # a backward pass started at this tensor
         self.seed = False  # fed as the gradient into a create_graph backward
+        self.derived = False  # made by a backward pass with create_graph=True
         self.saved: tuple[tuple[str, Summary], ...] = ()
         self.tensor: weakref.ref[Tensor] | None = None  # leaves only, to refresh value and grad
         self.node: weakref.ref[Any] | None = None  # the grad_fn, while it lives
@@ -190,6 +191,7 @@ class GraphRecorder:
         self._visited: set[int] = set()  # nodes of the current backward pass
         self._frontier: dict[int, weakref.ref[Any]] = {}  # their next_functions
         self._statement: tuple[int, int, int] | None = None  # first line, last line, col
+        self._recent: list[Record] = []  # made since the statement or the last backward node
 
     # --- the observer interface ----------------------------------------------------------
 
@@ -197,6 +199,7 @@ class GraphRecorder:
         """The interpreter starts a statement: positions of ops fall back to it."""
         self._statement = (node.lineno, getattr(node, "end_lineno", None) or node.lineno,
                            node.col_offset + 1)
+        self._recent.clear()
 
     def set_variables(self, variables: Any) -> None:
         """The program's variables when it ended (the roots of the default view)."""
@@ -271,10 +274,16 @@ class GraphRecorder:
         if grad_in is not None and not isinstance(node, AccumulateGrad):
             record.flow = summarize(grad_in)
         if create_graph:
+            # A backward op is made at the position of the backward()/grad() call, which no op
+            # of the program's own has (a call's position is set after its arguments ran).
+            here = self._here()
+            for made in self._recent:
+                made.derived = made.derived or (made.line, made.col) == here
             for g in grads_in:
                 seed = self._by_tensor.get(id(g)) if isinstance(g, Tensor) else None
                 if seed is not None and g.grad_fn is None:
                     seed.seed = True
+        self._recent.clear()
         if leaf is not None and leaf.grad is not None:
             record.grad = summarize(leaf.grad)
         for ref in (getattr(node, "retained", None) or {}).values():
@@ -314,6 +323,7 @@ class GraphRecorder:
         if record is None:
             record = Record(next(self._sequence), where or self._here(),
                             summarize(tensor), tensor.requires_grad)
+            self._remember(record)
             key = id(tensor)
             record.tensor = weakref.ref(tensor, partial(self._forget_tensor, key))
             self._by_tensor[key] = record
@@ -338,8 +348,14 @@ class GraphRecorder:
         for record in records:
             record.op = op_display_name(name)
             record.node = ref
+            self._remember(record)
         self._by_node[key] = (ref, records)
         return records
+
+    def _remember(self, record: Record) -> None:
+        self._recent.append(record)
+        if len(self._recent) > 1024:  # only the last few ops can be a backward node's
+            del self._recent[:512]
 
     def _forget_tensor(self, key: int, ref: weakref.ref[Any]) -> None:
         """A leaf tensor died: drop its entry (unless a newer tensor took its id)."""
@@ -476,25 +492,17 @@ class _Ids:
     """Ids from source positions: `t9_5`, `op9_5`, then `t9_5_2` for a repeat."""
 
     def __init__(self) -> None:
-        self.used: set[str] = set()
+        self.counts: dict[str, int] = {}
 
     def make(self, prefix: str, record: Record) -> str:
         base = f"{prefix}{record.line}_{record.col}"
-        candidate, count = base, 1
-        while candidate in self.used:
-            count += 1
-            candidate = f"{base}_{count}"
-        self.used.add(candidate)
-        return candidate
+        count = self.counts[base] = self.counts.get(base, 0) + 1
+        return base if count == 1 else f"{base}_{count}"
 
 
 def derivative_records(records: list[Record]) -> set[Record]:
-    """Records computed from a gradient seed (the graph create_graph=True built)."""
-    derived: set[Record] = set()
-    for record in records:  # creation order: inputs come first
-        if record.seed or any(i in derived for i in record.inputs):
-            derived.add(record)
-    return derived
+    """Records a backward pass made with create_graph=True (the derivative graph)."""
+    return {record for record in records if record.derived}
 
 
 def tensor_role(record: Record, snap: Snapshot, derived: set[Record]) -> str:
@@ -547,6 +555,7 @@ def forward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
     ids = _Ids()
     tensor_id = {record: ids.make("t", record) for record in snap.records}
     op_id: dict[Record, str] = {}
+    labels: dict[str, tuple[Record, tuple[str, ...], str]] = {}  # filled in after the cap
     derived = derivative_records(snap.records)
     for record in snap.records:
         cluster = DERIVATIVE.id if record in derived else ""
@@ -564,14 +573,15 @@ def forward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
                     graph.edges.append(Edge(tensor_id[source], op_id[record], "data", label))
             graph.edges.append(Edge(op_id[owner], tensor_id[record], "data"))
         fallback = "grad_output" if record.seed else f"({record.op or 'tensor'})"
-        lines, attrs = tensor_lines(record, snap, options, fallback)
-        graph.nodes.append(Node(tensor_id[record], "tensor", tuple(lines),
-                                tensor_role(record, snap, derived), cluster, attrs))
+        labels[tensor_id[record]] = (record, (), fallback)
+        graph.nodes.append(Node(tensor_id[record], "tensor", (),
+                                tensor_role(record, snap, derived), cluster,
+                                {"line": record.line}))
     for source, target in snap.grad_links:
         graph.edges.append(Edge(tensor_id[source], tensor_id[target], "grad", "grad"))
     if any(n.cluster for n in graph.nodes):
         graph.clusters.append(DERIVATIVE)
-    return cap(graph, options.max_nodes, toward_inputs=True)
+    return with_labels(cap(graph, options.max_nodes, toward_inputs=True), labels, snap, options)
 
 
 def backward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
@@ -579,15 +589,17 @@ def backward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
     graph = Graph("backward", options.rankdir, options.legend, options.title,
                   notes=list(snap.notes))
     ids, node_id, owners = _Ids(), {}, []
+    labels: dict[str, tuple[Record, tuple[str, ...], str]] = {}  # filled in after the cap
     derived = derivative_records(snap.records)
     used = {source for record in snap.expand
             for source, needed in zip(record.inputs, record.needs, strict=True) if needed}
     for record in snap.records:
         if record.is_leaf and record in used:
-            lines, attrs = tensor_lines(record, snap, options, "(leaf)")
             node_id[record] = ids.make("acc", record)
-            graph.nodes.append(Node(node_id[record], "accumulate", ("AccumulateGrad", *lines),
-                                    tensor_role(record, snap, derived), "", attrs))
+            labels[node_id[record]] = (record, ("AccumulateGrad",), "(leaf)")
+            graph.nodes.append(Node(node_id[record], "accumulate", (),
+                                    tensor_role(record, snap, derived), "",
+                                    {"line": record.line}))
         elif record in snap.expand and not record.is_leaf:
             if record.primary in node_id:  # another output of a grad_fn already drawn
                 node_id[record] = node_id[record.primary]
@@ -623,7 +635,20 @@ def backward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
             graph.edges.append(Edge(start, node_id[source], "next"))
     if any(n.cluster for n in graph.nodes):
         graph.clusters.append(DERIVATIVE)
-    return cap(graph, options.max_nodes, toward_inputs=False)
+    return with_labels(cap(graph, options.max_nodes, toward_inputs=False), labels, snap,
+                       options)
+
+
+def with_labels(graph: Graph, labels: dict[str, tuple[Record, tuple[str, ...], str]],
+                snap: Snapshot, options: ViewOptions) -> Graph:
+    """Write the tensor labels (values formatted only for the nodes that are drawn)."""
+    for index, node in enumerate(graph.nodes):
+        entry = labels.get(node.id)
+        if entry is not None:
+            record, prefix, fallback = entry
+            lines, attrs = tensor_lines(record, snap, options, fallback)
+            graph.nodes[index] = replace(node, label=prefix + tuple(lines), attrs=attrs)
+    return graph
 
 
 def add_saved(graph: Graph, record: Record, fn_id: str) -> None:

@@ -39,7 +39,10 @@ GRACE_SECONDS = 2.0
 
 
 class Observer(Protocol):
-    """What a debugger or tracer gets told (both methods optional)."""
+    """What a debugger or tracer gets told (every method optional): the interpreter that
+    runs the program, before its first statement; each statement as it starts; each binding."""
+
+    def on_start(self, interpreter: Interpreter) -> None: ...
 
     def on_bind(self, name: str, value: Any, line: int) -> None: ...
 
@@ -116,6 +119,8 @@ def _run_in_worker(text: str, limits: Limits, output: OutputSink, observer: Any,
             tree = check_program(text, limits)
         interpreter = Interpreter(limits, output, observer)
         box["interpreter"] = interpreter
+        if hasattr(observer, "on_start"):  # a debugger evaluates expressions in its scopes
+            observer.on_start(interpreter)
         result.variables = interpreter.globals
         with warnings.catch_warnings():
             warnings.simplefilter("always")

@@ -93,17 +93,46 @@ def run(
                                                show_default=False)] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Also render the graph to this SVG "
                                              "file.", show_default=False)] = None,
+    trace: Annotated[bool, typer.Option("--trace", help="Write a line to stderr for each op as "
+                                        "it runs and each node backward visits.")] = False,
+    detect_anomaly: Annotated[bool, typer.Option("--detect-anomaly", help="Stop at the first "
+                                                 "NaN or infinity, naming the op (forward) or "
+                                                 "the backward node and its forward op.")
+                              ] = False,
+    break_line: Annotated[int | None, typer.Option("--break", metavar="LINE", min=1,
+                                                   help="Run until LINE is about to run, show "
+                                                   "the table there (and write the graph so "
+                                                   "far to --svg), and stop.",
+                                                   show_default=False)] = None,
+    watch: Annotated[str | None, typer.Option("--watch", metavar="NAME", help="Show NAME's "
+                                              "value each time it is rebound, as a series "
+                                              "with a sparkline (on stderr).",
+                                              show_default=False)] = None,
+    lint: Annotated[bool, typer.Option("--lint/--no-lint", help="After the run, note "
+                                       "gradient-flow problems on stderr (only if there is "
+                                       "one; see `agraph lint`).")] = True,
     *,
     limits: Limits,
 ) -> None:
     """Run a program: print what it prints, then a table of its tensors.
 
+    What --trace, --watch, --detect-anomaly and the lint notes add goes to stderr, so stdout
+    stays what the program printed (and --json one JSON object).
+
     Example: agraph run samples/leaf_nodes.expr
+
+    Example: agraph run samples/no_grad_regression.expr --watch loss
+
+    Example: agraph run samples/computation_graph.expr --trace --break 17
     """
     from autograd_cli import commands
 
+    if break_line is not None and json_output:
+        raise typer.BadParameter("--break shows a table and stops; it cannot be combined with "
+                                 "--json", param_hint="--break")
     raise typer.Exit(commands.run(file, limits=limits, json_output=json_output, table=table,
-                                  svg=svg))
+                                  svg=svg, trace=trace, detect_anomaly=detect_anomaly,
+                                  break_line=break_line, watch=watch, lint=lint))
 
 
 @app.command()
@@ -143,12 +172,18 @@ def render(
     check_file: Annotated[Path | None, typer.Option("--check", help="Exit 1 if this file "
                                                     "differs from what would be rendered.",
                                                     show_default=False)] = None,
+    detect_anomaly: Annotated[bool, typer.Option("--detect-anomaly", help="Stop at the first "
+                                                 "NaN or infinity and draw the graph up to it, "
+                                                 "the op that made it in red (exit 1).")
+                              ] = False,
     *,
     limits: Limits,
 ) -> None:
     """Run a program and draw the computation graph it built.
 
     Example: agraph render samples/leaf_nodes.expr --svg > leaf_nodes.svg
+
+    Example: agraph render broken.expr --detect-anomaly -o broken.svg
     """
     from autograd_cli import commands
 
@@ -156,7 +191,78 @@ def render(
     raise typer.Exit(commands.render(
         file, limits=limits, fmt=chosen, output=output, view=view.value,
         pass_number=pass_number, show_saved=show_saved, values=values, grads=grads,
-        legend=legend, rankdir=rankdir.value, max_nodes=max_nodes, check_file=check_file))
+        legend=legend, rankdir=rankdir.value, max_nodes=max_nodes, check_file=check_file,
+        detect_anomaly=detect_anomaly))
+
+
+@app.command()
+@with_limits
+def explain(
+    file: FileArg,
+    output: Annotated[str, typer.Argument(help="The variable to differentiate (e.g. loss).",
+                                          show_default=False)],
+    input_name: Annotated[str, typer.Argument(metavar="INPUT", help="The variable to "
+                                              "differentiate with respect to (e.g. w).",
+                                              show_default=False)],
+    svg: Annotated[Path | None, typer.Option("--svg", help="Also draw the graph with the "
+                                             "paths highlighted, to this SVG file.",
+                                             show_default=False)] = None,
+    max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="List at most this "
+                                           "many paths (the sum over all is still checked)."
+                                           )] = 20,
+    *,
+    limits: Limits,
+) -> None:
+    """Show the chain rule: every path from OUTPUT back to INPUT, each local derivative on it,
+    each path's product, and their sum checked against INPUT.grad.
+
+    The graph is analysed when the program's backward pass from OUTPUT starts (the last one),
+    or at the end of the program if it never runs one (seed 1).
+
+    Example: agraph explain samples/computation_graph.expr y w
+    """
+    from autograd_cli import commands
+
+    raise typer.Exit(commands.explain(file, output, input_name, limits=limits, svg=svg,
+                                      max_paths=max_paths))
+
+
+@app.command()
+@with_limits
+def debug(file: FileArg, *, limits: Limits) -> None:
+    """Step through a program: commands come from stdin, one per line (next, step, continue,
+    break LINE, print EXPR, table, graph [FILE], where, list, help, quit); it quits at the
+    end of the input.
+
+    Example: agraph debug samples/computation_graph.expr
+
+    Example: printf 'break 15\\ncontinue\\nprint a\\ngraph\\nquit\\n' | agraph debug
+    samples/computation_graph.expr
+    """
+    from autograd_cli import commands
+
+    raise typer.Exit(commands.debug(file, limits=limits))
+
+
+@app.command()
+@with_limits
+def lint(
+    file: FileArg,
+    json_output: Annotated[bool, typer.Option("--json", help="Write the findings as one JSON "
+                                              "object.")] = False,
+    *,
+    limits: Limits,
+) -> None:
+    """Run a program and report gradient-flow problems, each with its line and a fix: a leaf
+    whose grad stays None or zero, a path cut by no_grad/detach, an input that does not reach
+    the output, .grad read on a non-leaf, a second backward through a freed graph, gradients
+    accumulating across iterations. Exit 1 if there is one.
+
+    Example: agraph lint samples/leaf_nodes.expr
+    """
+    from autograd_cli import commands
+
+    raise typer.Exit(commands.lint(file, limits=limits, json_output=json_output))
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ Graphviz and never need its binary.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from autograd_cli.graph_recorder import DEFAULT_MAX_NODES, GraphRecorder, ViewOptions, build_graph
@@ -22,7 +23,7 @@ VIEWS = ("forward", "backward")
 RANKDIRS = ("TB", "LR", "BT", "RL")
 
 __all__ = ["FORMATS", "GraphvizFailed", "GraphvizMissing", "OutputError", "RenderError",
-           "graph_dict", "graph_model", "render", "write_atomically"]
+           "graph_dict", "graph_model", "render", "render_model", "write_atomically"]
 
 
 class RenderError(Exception):
@@ -34,15 +35,21 @@ class OutputError(RenderError):
 
 
 def record_program(text: str, limits: Any = None, *, keep_pass: int | None = None,
-                   echo: Any = None) -> tuple[Any, GraphRecorder]:
-    """Run a program with a recorder installed: (the interpreter's RunResult, the recorder)."""
+                   echo: Any = None, observers: Sequence[Any] = (),
+                   recorder: GraphRecorder | None = None) -> tuple[Any, GraphRecorder]:
+    """Run a program with a recorder installed: (the interpreter's RunResult, the recorder).
+
+    `observers` (a tracer, a debugger, ...) see every event too, after the recorder; a
+    debugger that draws the graph while the program runs passes the `recorder` to use."""
     from autograd_cli.interpreter import run_program
     from engine import recording
 
-    recorder = GraphRecorder(keep_pass=keep_pass)
-    previous = recording.set_observer(recorder)
+    if recorder is None:
+        recorder = GraphRecorder(keep_pass=keep_pass)
+    observer: Any = recording.Fanout(recorder, *observers) if observers else recorder
+    previous = recording.set_observer(observer)
     try:
-        result = run_program(text, limits, observer=recorder, echo=echo)
+        result = run_program(text, limits, observer=observer, echo=echo)
     finally:
         recording.set_observer(previous)
     recorder.set_variables(result.variables)
@@ -85,7 +92,13 @@ def render(recorder: GraphRecorder, *, fmt: str = "svg", **options: Any) -> byte
     """
     if fmt not in FORMATS:
         raise RenderError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
-    graph = graph_model(recorder, **options)
+    return render_model(graph_model(recorder, **options), fmt)
+
+
+def render_model(graph: Graph, fmt: str = "svg") -> bytes:
+    """A model (e.g. one that `explain` or `--detect-anomaly` marked up) as bytes in `fmt`."""
+    if fmt not in FORMATS:
+        raise RenderError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
     if fmt == "json":
         from renderers.json_graph import render_json
 

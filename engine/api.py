@@ -6,7 +6,12 @@ these; nothing outside them is reachable.
 
 from __future__ import annotations
 
+import functools
+import warnings
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from engine import creation, dtypes, functional, grad_mode, nn, optim, printing, random
 from engine.tensor import Size, Tensor
@@ -20,7 +25,46 @@ _TORCH_FUNCTIONS = """
     floor_divide remainder
 """.split()
 
-TORCH: dict[str, Any] = {name: getattr(functional, name) for name in _TORCH_FUNCTIONS}
+OUT_WITH_GRAD = ("{name}(): functions with out=... arguments don't support automatic "
+                 "differentiation, but one of the arguments requires grad.")
+
+
+def _accepting_out(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """`torch.NAME(..., out=t)`: the result written into t, which is returned (not autograd)."""
+
+    @functools.wraps(function)
+    def call(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None:
+            return function(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
+                            f"{type(out).__name__}")
+        operands = [*args, *kwargs.values(), out]
+        if grad_mode.is_grad_enabled() and any(
+                isinstance(a, Tensor) and a.requires_grad for a in operands):
+            raise RuntimeError(OUT_WITH_GRAD.format(name=name))
+        with grad_mode.no_grad():
+            result = function(*args, **kwargs)
+            if not isinstance(result, Tensor):
+                raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+            if result.shape_tuple != out.shape_tuple:
+                if out.numel():
+                    warnings.warn(
+                        f"An output with one or more elements was resized since it had shape "
+                        f"{list(out.shape_tuple)}, which does not match the required output "
+                        f"shape {list(result.shape_tuple)}. This behavior is deprecated, and in "
+                        "a future PyTorch release outputs will not be resized unless they have "
+                        "zero elements. You can explicitly reuse an out tensor t by resizing "
+                        "it, inplace, to zero elements with t.resize_(0).", UserWarning,
+                        stacklevel=2)
+                out.array = np.zeros(result.shape_tuple, dtype=out.array.dtype)
+            return out.assign_inplace(result)
+
+    return call
+
+
+TORCH: dict[str, Any] = {name: _accepting_out(name, getattr(functional, name))
+                         for name in _TORCH_FUNCTIONS}
 TORCH.update(dtypes.TORCH_NAMES)
 TORCH.update({
     "Tensor": Tensor,

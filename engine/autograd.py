@@ -482,6 +482,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     observer = recording.observer
     previous_mode = _grad_state["enabled"]
     _grad_state["enabled"] = create_graph
+    recording.begin_backward()
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -533,6 +534,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                     heapq.heappush(ready, (-child.sequence_nr, next(_sequence), child))
     finally:
         _grad_state["enabled"] = previous_mode
+        recording.end_backward()
     if capture and inputs is not None and not allow_unused:
         for index, value in enumerate(results):
             if value is None:

@@ -1,4 +1,5 @@
-"""`torch.optim`: SGD and Adam, step for step as torch's single-tensor CPU implementations.
+"""`torch.optim`: SGD, Adam/AdamW, RMSprop and Adagrad, step for step as torch's single-tensor
+CPU implementations.
 
 A step updates each parameter's array in place, outside the graph, and bumps its version
 counter once per in-place op torch runs on it (so a graph that saved the old value refuses to
@@ -241,4 +242,113 @@ class Adam(Optimizer):
         _write(param, param.array + (_scalar(-step_size, dtype) * exp_avg.array) / denom)
 
 
-OPTIM: dict[str, Any] = {"Optimizer": Optimizer, "SGD": SGD, "Adam": Adam}
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default 1e-2), as torch's AdamW subclass."""
+
+    def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False, *,
+                 maximize: bool = False, foreach: bool | None = None, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable,
+                         differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)
+
+
+class RMSprop(Optimizer):
+    """RMSprop: a running mean of g^2 (optionally centered), momentum, weight decay."""
+
+    def __init__(self, params: Any, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False,
+                 capturable: bool = False, foreach: bool | None = None, maximize: bool = False,
+                 differentiable: bool = False) -> None:
+        _check_non_negative(lr, "learning rate")
+        _check_non_negative(eps, "epsilon value")
+        _check_non_negative(momentum, "momentum value")
+        _check_non_negative(weight_decay, "weight_decay value")
+        _check_non_negative(alpha, "alpha value")
+        super().__init__(params, {
+            "lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
+            "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
+            "maximize": maximize, "differentiable": differentiable})
+
+    def update(self, param: Tensor, grad: np.ndarray, group: dict[str, Any]) -> None:
+        dtype = param.array.dtype
+        state = self.state[param]
+        if not state:
+            state["step"] = Tensor._wrap(np.zeros((), dtype=np.float32))
+            state["square_avg"] = Tensor._wrap(np.zeros_like(param.array))
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = Tensor._wrap(np.zeros_like(param.array))
+            if group["centered"]:
+                state["grad_avg"] = Tensor._wrap(np.zeros_like(param.array))
+        if group["maximize"]:
+            grad = -grad
+        step_count: Tensor = state["step"]
+        _write(step_count, step_count.array + np.float32(1))
+        if group["weight_decay"] != 0:
+            grad = _fused(param.array, _scalar(group["weight_decay"], dtype), grad)
+        alpha = group["alpha"]
+        square_avg: Tensor = state["square_avg"]
+        _write(square_avg, square_avg.array * _scalar(alpha, dtype))
+        _write(square_avg, _fused(_scalar(1 - alpha, dtype) * grad, grad, square_avg.array))
+        if group["centered"]:
+            grad_avg: Tensor = state["grad_avg"]
+            _write(grad_avg, _lerp(grad_avg.array, grad, 1 - alpha))
+            average = np.sqrt(_fused(_scalar(-1, dtype) * grad_avg.array, grad_avg.array,
+                                     square_avg.array))
+        else:
+            average = np.sqrt(square_avg.array)
+        average = average + _scalar(group["eps"], dtype)
+        lr = group["lr"]
+        if group["momentum"] > 0:
+            buffer: Tensor = state["momentum_buffer"]
+            _write(buffer, buffer.array * _scalar(group["momentum"], dtype))
+            _write(buffer, buffer.array + grad / average)
+            _write(param, _fused(buffer.array, _scalar(-lr, dtype), param.array))
+        else:
+            _write(param, param.array + (_scalar(-lr, dtype) * grad) / average)
+
+
+class Adagrad(Optimizer):
+    """Adagrad: p -= clr * g / (sqrt(sum of g^2) + eps), clr = lr / (1 + (step - 1) decay)."""
+
+    def __init__(self, params: Any, lr: float = 1e-2, lr_decay: float = 0,
+                 weight_decay: float = 0, initial_accumulator_value: float = 0,
+                 eps: float = 1e-10, foreach: bool | None = None, *, maximize: bool = False,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
+        _check_non_negative(lr, "learning rate")
+        _check_non_negative(lr_decay, "lr_decay value")
+        _check_non_negative(weight_decay, "weight_decay value")
+        _check_non_negative(initial_accumulator_value, "initial_accumulator_value value")
+        _check_non_negative(eps, "epsilon value")
+        super().__init__(params, {
+            "lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+            "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
+            "maximize": maximize, "differentiable": differentiable, "fused": fused})
+        for group in self.param_groups:  # torch fills the state when the optimizer is made
+            for param in group["params"]:
+                self.state[param] = {
+                    "step": Tensor._wrap(np.zeros((), dtype=np.float32)),
+                    "sum": Tensor._wrap(np.full_like(param.array,
+                                                     group["initial_accumulator_value"]))}
+
+    def update(self, param: Tensor, grad: np.ndarray, group: dict[str, Any]) -> None:
+        dtype = param.array.dtype
+        state = self.state[param]
+        step_count: Tensor = state["step"]
+        _write(step_count, step_count.array + np.float32(1))
+        if group["maximize"]:
+            grad = -grad
+        if group["weight_decay"] != 0:
+            grad = _fused(param.array, _scalar(group["weight_decay"], dtype), grad)
+        step = float(step_count.item())
+        clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        total: Tensor = state["sum"]
+        _write(total, _fused(grad, grad, total.array))
+        std = np.sqrt(total.array) + _scalar(group["eps"], dtype)
+        _write(param, param.array + (_scalar(-clr, dtype) * grad) / std)
+
+
+OPTIM: dict[str, Any] = {"Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "AdamW": AdamW,
+                         "RMSprop": RMSprop, "Adagrad": Adagrad}

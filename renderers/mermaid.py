@@ -15,7 +15,8 @@ SHAPES = {"tensor": ('("', '")'), "op": ('(["', '"])'), "backward_fn": ('["', '"
           "accumulate": ('["', '"]'), "saved": ('[/"', '"/]'), "sum_to": ('[\\"', '"/]'),
           "note": ('>"', '"]')}
 
-ARROWS = {"data": "-->", "next": "-->", "saved": "-.-", "grad": "-.->", "cut": "-.-"}
+ARROWS = {"data": "-->", "next": "-->", "saved": "-.-", "grad": "-.->", "cut": "-.-",
+          "path": "==>"}
 
 
 def escape(text: str) -> str:

@@ -18,9 +18,9 @@ FORMAT_VERSION = 1
 NODE_KINDS = ("tensor", "op", "backward_fn", "accumulate", "saved", "sum_to", "note")
 # How a node is drawn (one role per node; the recorder picks the most telling one).
 ROLES = ("leaf", "no_grad", "intermediate", "retained", "root", "derivative", "grad_seed",
-         "anomaly", "op", "broadcast", "saved", "freed", "note")
-# What an edge stands for.
-EDGE_KINDS = ("data", "next", "saved", "grad", "cut")
+         "anomaly", "path", "op", "broadcast", "saved", "freed", "note")
+# What an edge stands for ("path": on a chain-rule path that `agraph explain` shows).
+EDGE_KINDS = ("data", "next", "saved", "grad", "cut", "path")
 
 ROLE_MEANINGS = {
     "leaf": "leaf that requires grad",
@@ -31,6 +31,7 @@ ROLE_MEANINGS = {
     "derivative": "made by create_graph=True",
     "grad_seed": "gradient fed into backward",
     "anomaly": "NaN or infinity",
+    "path": "on a path explained",
     "op": "op (and its grad_fn)",
     "broadcast": "gradient summed to the input's shape",
     "saved": "saved for backward",

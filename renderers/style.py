@@ -11,6 +11,7 @@ ROLE_STYLES: dict[str, dict[str, str]] = {
     "derivative": {"fillcolor": "#e5dbff"},
     "grad_seed": {"fillcolor": "#d3f9d8"},
     "anomaly": {"fillcolor": "#ff8787", "color": "#c92a2a", "penwidth": "2"},
+    "path": {"fillcolor": "#b2f2bb", "color": "#2b8a3e", "penwidth": "2"},
     "op": {"fillcolor": "#f1f3f5"},
     "broadcast": {"fillcolor": "#ffe3e3"},
     "saved": {"fillcolor": "#ffec99"},
@@ -24,4 +25,5 @@ EDGE_STYLES: dict[str, dict[str, str]] = {
     "saved": {"style": "dashed", "arrowhead": "none", "color": "#e67700"},
     "grad": {"style": "dashed", "color": "#1971c2", "fontcolor": "#1971c2"},
     "cut": {"style": "dotted", "color": "#868e96", "arrowhead": "none"},
+    "path": {"color": "#2b8a3e", "penwidth": "2.5"},
 }

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import engine.ops
 from engine import functional as F
+from engine import nn
 from engine.autograd import Function
 from engine.ops import arith, index, linalg, loss, pointwise, reduce, shape
 from engine.tensor import Tensor
@@ -143,6 +144,22 @@ CHECKS: list[Check] = [
     C(loss.MseLoss, lambda a, b: F.mse_loss(a, b, reduction="sum"), same(2), name="mse_sum"),
     C(loss.MseLoss, lambda a, b: F.mse_loss(a, b, reduction="none"), same(2),
       name="mse_none"),
+    C(arith.DivScalar, lambda a: arith.DivScalar.apply(a, scalar=3.0), one()),
+    C(loss.BinaryCrossEntropyWithLogits,
+      lambda a, b: nn.binary_cross_entropy_with_logits(a, b.sigmoid()), same(2)),
+    C(loss.BinaryCrossEntropyWithLogits,
+      lambda a, b: nn.binary_cross_entropy_with_logits(
+          a, b.sigmoid(), weight=Tensor._wrap(np.array(0.5)),
+          pos_weight=Tensor._wrap(np.array(2.0)), reduction="sum"), same(2),
+      name="bce_logits_weighted"),
+    C(loss.BinaryCrossEntropy,
+      lambda a, b: nn.binary_cross_entropy(a.sigmoid(), b.sigmoid()), same(2)),
+    C(loss.NllLoss, lambda a: nn.nll_loss(a, Tensor._wrap(np.array([0, 2]))), fixed((2, 3))),
+    C(loss.NllLoss, lambda a: nn.cross_entropy(a, Tensor._wrap(np.array([1, 1, 0])),
+                                               reduction="none"), fixed((3, 2)),
+      name="cross_entropy_none"),
+    C(loss.SmoothL1Loss, lambda a, b: nn.smooth_l1_loss(a, b, beta=0.5), same(2)),
+    C(loss.HuberLoss, lambda a, b: nn.huber_loss(a, b, delta=0.5, reduction="sum"), same(2)),
     C(pointwise.Exp, lambda a: a.exp(), one()),
     C(pointwise.Log, lambda a: a.log(), one(), low=0.3, high=3.0),
     C(pointwise.Sqrt, lambda a: a.sqrt(), one(), low=0.3, high=3.0),

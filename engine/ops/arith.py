@@ -90,6 +90,19 @@ def scale(tensor: Tensor, scalar: Any) -> Tensor:
     return MulScalar.apply(tensor, scalar=scalar)
 
 
+class DivScalar(Function):
+    """tensor / number inside composite ops (PyTorch's DivBackward1: no scalar edge)."""
+
+    grad_fn_name = "DivBackward1"
+
+    def forward(self, a: np.ndarray, scalar: Any) -> np.ndarray:
+        self.scalar = scalar
+        return a / np.asarray(scalar, dtype=a.dtype)
+
+    def backward(self, grad, inputs, output):
+        return (DivScalar.apply(grad, scalar=self.scalar),)
+
+
 class Div(Function):
     grad_fn_name = "DivBackward0"
     promotes = True

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops.pointwise import where
 
 
 class MseLoss(Function):
@@ -26,3 +29,176 @@ class MseLoss(Function):
         scale = 2.0 / self.count if self.reduction == "mean" else 2.0
         local = (a - b) * scale * grad
         return local, -local
+
+
+def _reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "none":
+        return loss
+    total = np.sum(loss)
+    return total / loss.size if reduction == "mean" and loss.size else total
+
+
+def _constant(array: np.ndarray) -> Any:
+    from engine.tensor import Tensor
+
+    return Tensor._wrap(array)
+
+
+def _scaled(local, grad, reduction: str, count: int):
+    """The upstream gradient of a reduced elementwise loss, spread back over its elements."""
+    return local * grad / count if reduction == "mean" else local * grad
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """-[pw t log s(x) + (1 - t) log(1 - s(x))]: torch's form (1 - t) x - lw log_sigmoid(x)."""
+
+    grad_fn_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saves = (0, 1)
+
+    def forward(self, x, t, weight=None, pos_weight=None, reduction="mean"):
+        self.weight, self.pos_weight, self.reduction = weight, pos_weight, reduction
+        log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+        if pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
+        loss = (1 - t) * x - log_sigmoid
+        if weight is not None:
+            loss = loss * weight
+        self.count = loss.size
+        return np.asarray(_reduce(loss, reduction), dtype=loss.dtype)
+
+    def backward(self, grad, inputs, output):
+        x, t = inputs
+        if self.pos_weight is None:
+            local_x = x.sigmoid() - t
+            local_t = -x
+        else:
+            pos_weight = _constant(self.pos_weight)
+            pos_t = t * pos_weight
+            local_x = (pos_t + 1 - t) * x.sigmoid() - pos_t
+            local_t = -x - x.sigmoid().log() * (pos_weight - 1)
+        if self.weight is not None:
+            weight = _constant(self.weight)
+            local_x, local_t = local_x * weight, local_t * weight
+        return (_scaled(local_x, grad, self.reduction, self.count) if self.needs[0] else None,
+                _scaled(local_t, grad, self.reduction, self.count) if self.needs[1] else None)
+
+
+class BinaryCrossEntropy(Function):
+    """-w [t log p + (1 - t) log(1 - p)], each log clamped at -100 as in PyTorch."""
+
+    grad_fn_name = "BinaryCrossEntropyBackward0"
+    saves = (0, 1)
+
+    def forward(self, p, t, weight=None, reduction="mean"):
+        if np.any((p < 0) | (p > 1)):
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        self.weight, self.reduction = weight, reduction
+        log_p = np.maximum(np.log(p), -100)
+        log_q = np.maximum(np.log1p(-p), -100)
+        loss = (t - 1) * log_q - t * log_p
+        if weight is not None:
+            loss = loss * weight
+        self.count = loss.size
+        return np.asarray(_reduce(loss, reduction), dtype=loss.dtype)
+
+    def backward(self, grad, inputs, output):
+        p, t = inputs
+        local_p = (p - t) / ((1 - p) * p).clamp_min(1e-12)
+        local_t = None
+        if self.needs[1]:
+            local_t = (1 - p).log().clamp_min(-100) - p.log().clamp_min(-100)
+        if self.weight is not None:
+            weight = _constant(self.weight)
+            local_p = local_p * weight
+            local_t = None if local_t is None else local_t * weight
+        return (_scaled(local_p, grad, self.reduction, self.count) if self.needs[0] else None,
+                None if local_t is None else _scaled(local_t, grad, self.reduction, self.count))
+
+
+class NllLoss(Function):
+    """-w[t] x[t] picked along the class dim (1, or 0 for one sample); mean divides by sum w."""
+
+    grad_fn_name = "NllLossBackward0"
+
+    def forward(self, x, target=None, weight=None, ignore_index=-100, reduction="mean"):
+        if reduction not in ("mean", "sum", "none"):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        axis = 0 if x.ndim == 1 else 1
+        classes = x.shape[axis]
+        valid = target != ignore_index
+        picked_class = np.where(valid, target, 0)
+        bad = picked_class[(picked_class < 0) | (picked_class >= classes)]
+        if bad.size:
+            raise IndexError(f"Target {int(bad.flat[0])} is out of bounds.")
+        weights = np.ones(target.shape, dtype=x.dtype) if weight is None else weight[picked_class]
+        weights = np.where(valid, weights, 0).astype(x.dtype)
+        index = np.expand_dims(picked_class, axis)
+        losses = -np.take_along_axis(x, index, axis=axis).squeeze(axis) * weights
+        self.reduction, self.axis, self.index, self.shape = reduction, axis, index, x.shape
+        self.weights = weights
+        if reduction == "none":
+            return losses
+        if reduction == "sum":
+            return np.asarray(np.sum(losses), dtype=x.dtype)
+        self.total = np.sum(weights)
+        return np.asarray(np.sum(losses) / self.total, dtype=x.dtype)
+
+    def backward(self, grad, inputs, output):
+        coefficients = 0 - self.weights  # +0 (not -0) where a target is ignored, as in PyTorch
+        if self.reduction == "mean":
+            coefficients = coefficients / self.total
+        spread = np.zeros(self.shape, dtype=self.weights.dtype)
+        np.put_along_axis(spread, self.index, np.expand_dims(coefficients, self.axis),
+                          axis=self.axis)
+        if self.reduction == "none":
+            grad = grad.unsqueeze(self.axis)
+        return (grad * _constant(spread),)
+
+
+class SmoothL1Loss(Function):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta, for d = input - target."""
+
+    grad_fn_name = "SmoothL1LossBackward0"
+    saves = (0, 1)
+
+    def forward(self, a, b, reduction="mean", beta=1.0):
+        self.reduction, self.beta = reduction, beta
+        diff = a - b
+        loss = self._loss(diff, np.abs(diff))
+        self.count = loss.size
+        return np.asarray(_reduce(loss, reduction), dtype=loss.dtype)
+
+    def _loss(self, diff, size):
+        if self.beta == 0:
+            return size
+        return np.where(size < self.beta, 0.5 * diff * diff / self.beta, size - 0.5 * self.beta)
+
+    def _local(self, diff):
+        """d loss / d diff, written on tensors so that second derivatives follow."""
+        if self.beta == 0:
+            return _constant(np.sign(diff.array))
+        inside = np.abs(diff.array) < self.beta
+        return where(inside, diff / self.beta, _constant(np.sign(diff.array)))
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        local = self._local(a - b)
+        result = _scaled(local, grad, self.reduction, self.count)
+        return (result if self.needs[0] else None, -result if self.needs[1] else None)
+
+
+class HuberLoss(SmoothL1Loss):
+    """0.5 d^2 where |d| <= delta, else delta (|d| - 0.5 delta): beta * smooth_l1 with beta."""
+
+    grad_fn_name = "HuberLossBackward0"
+
+    def _loss(self, diff, size):
+        delta = self.beta
+        return np.where(size <= delta, 0.5 * diff * diff, delta * (size - 0.5 * delta))
+
+    def _local(self, diff):
+        delta = self.beta
+        inside = np.abs(diff.array) <= delta
+        return where(inside, diff, _constant(np.sign(diff.array) * delta))

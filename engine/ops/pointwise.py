@@ -15,12 +15,24 @@ def _float(a: np.ndarray) -> np.ndarray:
     return a if a.dtype.kind == "f" else a.astype(np.float32)
 
 
+def _rounded(function: Any, a: np.ndarray) -> np.ndarray:
+    """A transcendental function of float32 values computed in float64 and rounded once.
+
+    PyTorch's CPU kernels (SLEEF, 1-ulp) are nearly always correctly rounded; numpy's float32
+    loops are often 1 ulp off, enough to print `1.0000` where PyTorch prints `1.`.
+    """
+    a = _float(a)
+    if a.dtype == np.float32:
+        return function(a.astype(np.float64)).astype(np.float32)  # type: ignore[no-any-return]
+    return function(a)  # type: ignore[no-any-return]
+
+
 class Exp(Function):
     grad_fn_name = "ExpBackward0"
     saves_output = True
 
     def forward(self, a):
-        return np.exp(_float(a))
+        return _rounded(np.exp, a)
 
     def backward(self, grad, inputs, output):
         return (grad * output,)
@@ -31,7 +43,7 @@ class Log(Function):
     saves = (0,)
 
     def forward(self, a):
-        return np.log(_float(a))
+        return _rounded(np.log, a)
 
     def backward(self, grad, inputs, output):
         return (grad / inputs[0],)
@@ -53,7 +65,7 @@ class Sin(Function):
     saves = (0,)
 
     def forward(self, a):
-        return np.sin(_float(a))
+        return _rounded(np.sin, a)
 
     def backward(self, grad, inputs, output):
         return (grad * inputs[0].cos(),)
@@ -64,7 +76,7 @@ class Cos(Function):
     saves = (0,)
 
     def forward(self, a):
-        return np.cos(_float(a))
+        return _rounded(np.cos, a)
 
     def backward(self, grad, inputs, output):
         return (grad * -inputs[0].sin(),)
@@ -75,7 +87,7 @@ class Tanh(Function):
     saves_output = True
 
     def forward(self, a):
-        return np.tanh(_float(a))
+        return _rounded(np.tanh, a)
 
     def backward(self, grad, inputs, output):
         return (TanhBackward.apply(grad, output),)
@@ -101,9 +113,10 @@ class Sigmoid(Function):
 
     def forward(self, a):
         a = _float(a)
-        # written as two branches so that large |a| neither overflows nor loses precision
-        return np.where(a >= 0, 1 / (1 + np.exp(-np.abs(a))),
-                        np.exp(-np.abs(a)) / (1 + np.exp(-np.abs(a)))).astype(a.dtype)
+        # PyTorch's kernel: 1 / (1 + exp(-a)) in the tensor's dtype, so sigmoid(-100) is
+        # exactly 0 in float32 (exp overflows to inf) rather than a denormal
+        one = np.ones((), dtype=a.dtype)
+        return one / (one + _rounded(np.exp, -a))
 
     def backward(self, grad, inputs, output):
         return (SigmoidBackward.apply(grad, output),)
@@ -202,6 +215,8 @@ class Clamp(Function):
         if low is None and high is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         self.low, self.high = low, high
+        if a.dtype.kind in "biu" and any(isinstance(bound, float) for bound in (low, high)):
+            a = a.astype(np.float32)  # a float bound promotes an integer tensor, as in PyTorch
         out = a
         if low is not None:
             out = np.maximum(out, np.asarray(low, dtype=a.dtype))
