@@ -73,9 +73,12 @@ def check(file: str, *, limits: Limits) -> int:
 
 def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None,
         trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
-        watch: str | None = None, lint: bool = True) -> int:
+        watch: str | None = None, lint: bool | None = None) -> int:
     from autograd_cli import rendering, report
     from autograd_cli.inspection import Inspection
+
+    if lint is None:
+        lint = sys.stderr.isatty()  # notes are for people; pipes and docs builds stay quiet
 
     text = _load(file, limits)
     if text is None:
@@ -94,7 +97,7 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
             return USAGE_ERROR
         observers.append(stopper)
     result, recorder = rendering.record_program(text, limits, echo=echo, observers=observers,
-                                                recorder=getattr(stopper, "recorder", None))
+                                                recorder=stopper.recorder if stopper else None)
     stopped = stopper is not None and stopper.quitted
     if stopped:
         result.error = None  # stopped at the breakpoint on purpose

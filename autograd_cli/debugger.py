@@ -77,7 +77,6 @@ class Debugger:
         self.frames: list[ast.stmt] = []
         self.current: ast.stmt | None = None
         self.quitted = False
-        self.stopped_at: int | None = None  # the line of the last stop
         self.last_command = ""
 
     # --- observer events ---------------------------------------------------------------------
@@ -104,7 +103,6 @@ class Debugger:
         if interpreter is not None:
             interpreter.deadline = math.inf  # paused time is not the program's
         try:
-            self.stopped_at = node.lineno
             self._show_location(node)
             self._read_commands(depth)
         finally:

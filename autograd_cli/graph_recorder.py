@@ -11,9 +11,10 @@ pass asked for with `keep_pass`).
 `forward_graph` and `backward_graph` turn a `Snapshot` (which records, which roots) into the
 neutral model of renderers/model.py.
 
-Backward passes are counted from the nodes they visit: a pass starts with a node that was
-already visited in the current pass, or that is not one of its `next_functions` (a new root).
-So `backward([a, b])` over two disjoint graphs counts as two passes.
+Backward passes are numbered by the engine (`recording.backward_passes`); the recorder counts
+those that ran at least one node, so `--pass N` is the N-th backward()/autograd.grad that walked
+a graph. Ops made while a pass runs (`recording.backward_depth`) with create_graph=True form the
+derivative graph.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ import weakref
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
 
 from engine import grad_mode, recording
 from engine.autograd import AccumulateGrad
+from engine.nn import Module
 from engine.printing import tensor_repr
 from engine.tensor import Tensor
 from renderers.model import Cluster, Edge, Graph, Node
@@ -57,11 +59,17 @@ class Summary:
 def summarize(tensor: Tensor | np.ndarray, values: bool = True) -> Summary:
     """Shape, dtype, bytes; with `values`, a copy of small arrays and whether all are finite."""
     array = tensor.array if isinstance(tensor, Tensor) else np.asarray(tensor)
+    dtype = dtype_name(array.dtype)
     if not values:
-        return Summary(tuple(array.shape), array.dtype.name, None, True, int(array.nbytes))
+        return Summary(array.shape, dtype, None, True, array.nbytes)
     finite = bool(np.isfinite(array).all()) if array.dtype.kind == "f" else True
     small = array.copy() if array.size <= VALUE_LIMIT else None
-    return Summary(tuple(array.shape), array.dtype.name, small, finite, int(array.nbytes))
+    return Summary(array.shape, dtype, small, finite, array.nbytes)
+
+
+@lru_cache(maxsize=64)
+def dtype_name(dtype: np.dtype) -> str:
+    return dtype.name
 
 
 def value_text(summary: Summary) -> str | None:
@@ -87,11 +95,13 @@ def scalar_text(value: Any) -> str:
     return "…"
 
 
+@lru_cache(maxsize=1024)
 def op_display_name(grad_fn_name: str) -> str:
     """`AddBackward0` -> `add`, `MseLossBackward0` -> `mse_loss`, `CopySlices` -> `copy_slices`."""
     return snake_case(re.sub(r"Backwards?\d*$", "", grad_fn_name) or grad_fn_name)
 
 
+@lru_cache(maxsize=1024)
 def snake_case(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
@@ -103,7 +113,7 @@ class Record:
 
     __slots__ = ("seq", "line", "col", "op", "grad_fn", "primary", "inputs", "needs", "scalars",
                  "elementwise",
-                 "summary", "requires_grad", "names", "grad", "flow", "retained", "root",
+                 "summary", "requires_grad", "name", "grad", "flow", "retained", "root",
                  "seed", "derived", "saved", "tensor", "node", "__weakref__")
 
     def __init__(self, seq: int, location: tuple[int, int], summary: Summary,
@@ -119,7 +129,7 @@ class Record:
         self.elementwise = False
         self.summary = summary
         self.requires_grad = requires_grad
-        self.names: dict[str, int] = {}  # name -> order of its first binding
+        self.name: tuple[str, int] | None = None  # first name bound, and when
         self.grad: Summary | None = None  # `.grad` (leaves, retain_grad), as last seen
         self.flow: Summary | None = None  # the gradient that last reached its grad_fn
         self.retained = False
@@ -140,7 +150,7 @@ class Record:
         to explain an unnamed tensor that requires no grad (`x.t()` fed to `mm`)."""
         if self.grad_fn is not None:
             return True
-        return self.op is not None and not self.requires_grad and not self.names
+        return self.op is not None and not self.requires_grad and self.name is None
 
     def broadcast(self, index: int) -> bool:
         """Was input `index` broadcast (so its gradient is summed back, a `sum_to` step)?"""
@@ -188,10 +198,8 @@ class GraphRecorder:
         self._by_tensor: dict[int, Record] = {}  # id(leaf tensor) -> record, while it lives
         # id(grad_fn) -> (weakref to it, records of its outputs), while it lives
         self._by_node: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
-        self._visited: set[int] = set()  # nodes of the current backward pass
-        self._frontier: dict[int, weakref.ref[Any]] = {}  # their next_functions
+        self._engine_pass = -1  # recording.backward_passes at the last backward node
         self._statement: tuple[int, int, int] | None = None  # first line, last line, col
-        self._recent: list[Record] = []  # made since the statement or the last backward node
 
     # --- the observer interface ----------------------------------------------------------
 
@@ -199,7 +207,6 @@ class GraphRecorder:
         """The interpreter starts a statement: positions of ops fall back to it."""
         self._statement = (node.lineno, getattr(node, "end_lineno", None) or node.lineno,
                            node.col_offset + 1)
-        self._recent.clear()
 
     def set_variables(self, variables: Any) -> None:
         """The program's variables when it ended (the roots of the default view)."""
@@ -253,18 +260,15 @@ class GraphRecorder:
         self.variables[name] = value
         where = self._here() if self._statement or recording.location[0] == line else (line, 0)
         for label, tensor in named:
-            self._record_of(tensor, where).names.setdefault(label, order)
+            record = self._record_of(tensor, where)
+            if record.name is None:
+                record.name = (label, order)
 
     def on_backward_node(self, node: Any, grads_in: Any, grads_out: Any) -> None:
-        key = id(node)
-        known = self._frontier.get(key)
-        starts = key in self._visited or known is None or known() is not node
+        starts = recording.backward_passes != self._engine_pass
         if starts:
+            self._engine_pass = recording.backward_passes
             self._start_pass()
-        self._visited.add(key)
-        for child, _ in node.next_functions:
-            if child is not None:
-                self._frontier[id(child)] = weakref.ref(child)
         create_graph = grad_mode.is_grad_enabled()  # the engine runs backward in this mode
         leaf = node.variable if isinstance(node, AccumulateGrad) else None
         record = self._record_of(leaf) if leaf is not None else self._node_records(node)[0]
@@ -274,16 +278,10 @@ class GraphRecorder:
         if grad_in is not None and not isinstance(node, AccumulateGrad):
             record.flow = summarize(grad_in)
         if create_graph:
-            # A backward op is made at the position of the backward()/grad() call, which no op
-            # of the program's own has (a call's position is set after its arguments ran).
-            here = self._here()
-            for made in self._recent:
-                made.derived = made.derived or (made.line, made.col) == here
             for g in grads_in:
                 seed = self._by_tensor.get(id(g)) if isinstance(g, Tensor) else None
                 if seed is not None and g.grad_fn is None:
                     seed.seed = True
-        self._recent.clear()
         if leaf is not None and leaf.grad is not None:
             record.grad = summarize(leaf.grad)
         for ref in (getattr(node, "retained", None) or {}).values():
@@ -308,8 +306,6 @@ class GraphRecorder:
 
     def _start_pass(self) -> None:
         self.passes += 1
-        self._visited.clear()
-        self._frontier.clear()
         if self.passes == self.keep_pass:
             self.captured = PassCapture(self.passes, create_graph=False)
 
@@ -323,7 +319,7 @@ class GraphRecorder:
         if record is None:
             record = Record(next(self._sequence), where or self._here(),
                             summarize(tensor), tensor.requires_grad)
-            self._remember(record)
+            record.derived = recording.backward_depth > 0
             key = id(tensor)
             record.tensor = weakref.ref(tensor, partial(self._forget_tensor, key))
             self._by_tensor[key] = record
@@ -348,14 +344,9 @@ class GraphRecorder:
         for record in records:
             record.op = op_display_name(name)
             record.node = ref
-            self._remember(record)
+            record.derived = recording.backward_depth > 0
         self._by_node[key] = (ref, records)
         return records
-
-    def _remember(self, record: Record) -> None:
-        self._recent.append(record)
-        if len(self._recent) > 1024:  # only the last few ops can be a backward node's
-            del self._recent[:512]
 
     def _forget_tensor(self, key: int, ref: weakref.ref[Any]) -> None:
         """A leaf tensor died: drop its entry (unless a newer tensor took its id)."""
@@ -430,10 +421,14 @@ def saved_summaries(node: Any) -> tuple[tuple[str, Summary], ...]:
 
 
 def named_tensors(name: str, value: Any) -> list[tuple[str, Tensor]]:
+    """The tensors a binding names: `t`, `grads[0]` in a tuple or list, `model.weight`."""
     if isinstance(value, Tensor):
         return [(name, value)]
     if isinstance(value, (tuple, list)) and len(value) <= 16:
         return [(f"{name}[{i}]", v) for i, v in enumerate(value) if isinstance(v, Tensor)]
+    if isinstance(value, Module):
+        return [(f"{name}.{key}", p) for key, p in itertools.islice(
+            value.named_parameters(), 64)]
     return []
 
 
@@ -461,8 +456,8 @@ def display_names(records: list[Record]) -> dict[Record, str]:
     y, y', y'', y''', then y'4, y'5, ..."""
     bound: dict[str, list[tuple[int, Record]]] = {}
     for record in records:
-        if record.names:
-            name, order = next(iter(record.names.items()))
+        if record.name is not None:
+            name, order = record.name
             bound.setdefault(name, []).append((order, record))
     labels: dict[Record, str] = {}
     for name, holders in bound.items():
@@ -526,18 +521,20 @@ def tensor_lines(record: Record, snap: Snapshot, options: ViewOptions,
     summary = snap.values.get(record, record.summary)
     name = snap.names.get(record)
     lines = [name or fallback, shape_text(summary)]
+    grad = snap.grads.get(record)
     attrs: dict[str, Any] = {"name": name, "shape": list(summary.shape), "dtype": summary.dtype,
                              "requires_grad": record.requires_grad, "is_leaf": record.is_leaf,
-                             "grad_fn": record.grad_fn, "line": record.line, "col": record.col}
+                             "grad_fn": record.grad_fn, "retains_grad": record.retained,
+                             "has_grad": grad is not None, "line": record.line, "col": record.col}
     value = value_text(summary)
     if options.values and value is not None:
         lines.append(f"= {value}")
         attrs["value"] = value
-    grad = snap.grads.get(record)
     if options.grads and grad is not None:
         text = value_text(grad)
         lines.append(f"grad = {text}" if text is not None else f"grad {shape_text(grad)}")
-        attrs["grad"] = text
+        if text is not None:
+            attrs["grad"] = text
     return lines, attrs
 
 

@@ -108,9 +108,11 @@ def run(
                                               "value each time it is rebound, as a series "
                                               "with a sparkline (on stderr).",
                                               show_default=False)] = None,
-    lint: Annotated[bool, typer.Option("--lint/--no-lint", help="After the run, note "
-                                       "gradient-flow problems on stderr (only if there is "
-                                       "one; see `agraph lint`).")] = True,
+    lint: Annotated[bool | None, typer.Option("--lint/--no-lint", help="After the run, note "
+                                              "gradient-flow problems on stderr, if there are "
+                                              "any (see `agraph lint`). Default: only when "
+                                              "stderr is a terminal.", show_default=False)
+                    ] = None,
     *,
     limits: Limits,
 ) -> None:

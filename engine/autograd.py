@@ -31,6 +31,7 @@ def bind_tensor_type(tensor_type: Any, prepare: Any) -> None:
     has defined them (module globals: the per-op code reads them without an import)."""
     globals().update(Tensor=tensor_type, prepare_operands=prepare)
 
+
 # PyTorch computes 1/0, log(0), 0*inf quietly (inf, -inf, nan); so do we.
 np.seterr(all="ignore")
 

@@ -98,7 +98,8 @@ def render_dot(graph: Graph) -> str:
         _add_node(dot, node, copy=True)
     for cluster in graph.clusters:
         with dot.subgraph(name=f"cluster_{cluster.id}") as sub:
-            sub.attr(label=dot_label([cluster.label]), style="dashed", color="#7950f2")
+            sub.attr(label=dot_label([cluster.label]), labelloc="t", style="dashed",
+                     color="#7950f2")
             for node in graph.nodes:
                 if node.cluster == cluster.id:
                     _add_node(sub, node)
@@ -107,7 +108,7 @@ def render_dot(graph: Graph) -> str:
     roles = graph.roles()
     if graph.legend and roles:
         with dot.subgraph(name="cluster_legend") as legend:
-            legend.attr(label="legend", style="dashed", color="#adb5bd", rank="same")
+            legend.attr(label="legend", labelloc="t", style="dashed", color="#adb5bd")
             for role in roles:
                 kind = next(n.kind for n in graph.nodes if n.role == role)
                 legend.node(f"legend_{role}", label=dot_label([ROLE_MEANINGS[role]]),

@@ -125,20 +125,23 @@ CLEAN = ["create_graph", "dynamic_graph", "grad_fn", "gradient_weights", "inplac
 
 @pytest.mark.parametrize("name", CLEAN)
 def test_clean_programs_say_nothing(cli: Any, name: str) -> None:
-    result = cli("run", str(SAMPLES / f"{name}.expr"))
+    result = cli("run", str(SAMPLES / f"{name}.expr"), "--lint")
     assert result.stderr == ""
     assert cli("lint", str(SAMPLES / f"{name}.expr")).exit_code == 0
 
 
 def test_notes_after_run_go_to_stderr_and_json_gets_a_field(cli: Any) -> None:
-    run = cli("run", str(SAMPLES / "leaf_nodes.expr"))
+    piped = cli("run", str(SAMPLES / "leaf_nodes.expr"))
+    assert "lint (" not in piped.stderr  # by default notes are only for a terminal's stderr
+    run = cli("run", str(SAMPLES / "leaf_nodes.expr"), "--lint")
     assert run.exit_code == 0
     assert "lint (nonleaf-grad)" in run.stderr and "lint" not in run.stdout
     quiet = cli("run", str(SAMPLES / "leaf_nodes.expr"), "--no-lint")
     assert "lint (" not in quiet.stderr
-    document = json.loads(cli("run", str(SAMPLES / "leaf_nodes.expr"), "--json").stdout)
+    document = json.loads(cli("run", str(SAMPLES / "leaf_nodes.expr"), "--json",
+                              "--lint").stdout)
     assert [f["kind"] for f in document["lint"]] == ["nonleaf-grad"]
-    clean = json.loads(cli("run", str(SAMPLES / "grad_fn.expr"), "--json").stdout)
+    clean = json.loads(cli("run", str(SAMPLES / "grad_fn.expr"), "--json", "--lint").stdout)
     assert clean["lint"] == []
 
 

@@ -274,6 +274,8 @@ class Where(Function):
     grad_fn_name = "WhereBackward0"
     promotes = True
     counts_scalars = True
+    saves_state = True  # PyTorch saves the condition
+    released_state = ("condition",)
 
     def forward(self, a, b, condition):
         self.condition = condition

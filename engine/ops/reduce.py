@@ -144,6 +144,8 @@ class MaxDim(Function):
 
     grad_fn_name = "MaxBackward0"
     arg = staticmethod(np.argmax)
+    saves_state = True  # PyTorch saves the indices
+    released_state = ("indices",)
 
     def forward(self, a, dim, keepdim=False):
         self.dim, self.keepdim, self.input_shape = dim, keepdim, a.shape

@@ -2403,3 +2403,28 @@ def inplace_on_view_then_base_backward_error(torch, out):
     y = x.exp()
     y[0].mul_(2)
     y.sum().backward()
+
+
+@case
+def second_walk_max_dim_error(torch, out):
+    x = leaf(torch, [[1.0, 3.0], [2.0, 0.5]])
+    y = x.max(1)[0].sum()
+    y.backward()
+    y.backward()
+
+
+@case
+def second_walk_where_error(torch, out):
+    x = leaf(torch, [1.0, -3.0])
+    y = torch.where(x > 0, x, 0.0).sum()
+    y.backward()
+    y.backward()
+
+
+@case
+def second_walk_views_and_cat_ok(torch, out):
+    x = leaf(torch, [[1.0, 3.0], [2.0, 0.5]])
+    y = torch.cat([x[0], x.t()[1], x.reshape(4)]).sum()
+    y.backward()
+    y.backward()
+    out["x"] = x
