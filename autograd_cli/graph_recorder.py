@@ -162,7 +162,6 @@ class PassCapture:
     """The nodes one backward pass walked, with the values and grads of that moment."""
 
     number: int
-    create_graph: bool
     records: dict[Record, None] = field(default_factory=dict)  # an ordered set
     roots: list[Record] = field(default_factory=list)
     values: dict[Record, Summary] = field(default_factory=dict)
@@ -237,6 +236,10 @@ class GraphRecorder:
                 scalars.append(scalar_text(arg))
         outputs = output if isinstance(output, (tuple, list)) else (output,)
         if grad_fn is None:
+            for source in tensors:
+                if source.grad_fn is None:  # one op outside autograd is drawn, no more: a
+                    source.op = None        # loop like `h = h * 0.9` must not chain records
+                    source.inputs, source.needs, source.scalars = (), (), ()
             records = [self._record_of(o) for o in outputs]
             for record in records:
                 record.op = snake_case(op_name)
@@ -292,7 +295,6 @@ class GraphRecorder:
                 retained.grad = summarize(tensor.grad)
         captured = self.captured
         if captured is not None and captured.number == self.passes:
-            captured.create_graph = captured.create_graph or create_graph
             captured.records[record] = None
             if starts:
                 captured.roots.append(record)
@@ -307,7 +309,7 @@ class GraphRecorder:
     def _start_pass(self) -> None:
         self.passes += 1
         if self.passes == self.keep_pass:
-            self.captured = PassCapture(self.passes, create_graph=False)
+            self.captured = PassCapture(self.passes)
 
     def _record_of(self, tensor: Tensor, where: tuple[int, int] | None = None) -> Record:
         """The record of a tensor as it is now (its grad_fn's, or its own for a leaf)."""

@@ -103,3 +103,18 @@ def test_hostile_program_strings_stay_text() -> None:
         root = ET.fromstring(svg)
         assert not [e for e in root.iter() if e.tag.endswith("script")]
         assert b"<script" not in svg
+
+
+def test_same_bytes_in_other_processes() -> None:
+    """No hash order, address or time leaks into the output (PYTHONHASHSEED varies)."""
+    import subprocess
+    import sys
+
+    program = GOLDEN / "seed_000_dynamic_graph_rnn.expr"
+    outputs = set()
+    for seed in ("1", "2"):
+        result = subprocess.run(
+            [sys.executable, "-m", "autograd_cli", "render", str(program), "--format", "dot"],
+            capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
+        outputs.add(result.stdout)
+    assert outputs == {rendered_with_pass("seed_000_dynamic_graph_rnn", "dot", None, {})}

@@ -238,3 +238,28 @@ def test_big_unrolled_rnn_is_cut_with_a_note_quickly(steps: int) -> None:
         render(recorder, fmt="svg", max_nodes=300)
         render(recorder, fmt="svg", view="backward", max_nodes=300)
     assert time.perf_counter() - started < 10
+
+
+def test_module_parameters_are_named_by_the_module() -> None:
+    data = graph(run("""
+        import torch.nn as nn
+        model = nn.Linear(2, 1)
+        loss = model(torch.ones(1, 2)).sum()
+    """))
+    names = {n["attrs"]["name"] for n in data["nodes"] if n["kind"] == "tensor"}
+    assert {"model.weight", "model.bias", "loss"} <= names
+
+
+def test_a_loop_outside_autograd_keeps_no_chain() -> None:
+    def live_records(iterations: int) -> int:
+        recorder = run(f"""
+            h = torch.ones(3)
+            for step in range({iterations}):
+                h = h * 0.9 + 1
+        """)
+        gc.collect()
+        count = sum(isinstance(o, Record) for o in gc.get_objects())
+        del recorder
+        return count
+
+    assert live_records(1000) == live_records(10) < 5

@@ -8,6 +8,7 @@ import numpy as np
 
 from engine.autograd import Function
 from engine.ops.pointwise import where
+from engine.ops.summation import torch_sum
 
 
 class MseLoss(Function):
@@ -21,8 +22,8 @@ class MseLoss(Function):
         diff = (a - b) ** 2
         self.count = diff.size
         if reduction == "mean":
-            return np.mean(diff) if diff.size else np.asarray(np.nan, dtype=diff.dtype)
-        return np.sum(diff) if reduction == "sum" else diff
+            return _reduce(diff, reduction) if diff.size else np.asarray(np.nan, dtype=diff.dtype)
+        return torch_sum(diff) if reduction == "sum" else diff
 
     def backward(self, grad, inputs, output):
         a, b = inputs
@@ -36,8 +37,10 @@ def _reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if reduction == "none":
         return loss
-    total = np.sum(loss)
-    return total / loss.size if reduction == "mean" and loss.size else total
+    total = torch_sum(loss)
+    if reduction == "mean" and loss.size:
+        return total / np.asarray(loss.size, dtype=loss.dtype)  # type: ignore[no-any-return]
+    return total
 
 
 def _constant(array: np.ndarray) -> Any:
@@ -141,9 +144,9 @@ class NllLoss(Function):
         if reduction == "none":
             return losses
         if reduction == "sum":
-            return np.asarray(np.sum(losses), dtype=x.dtype)
-        self.total = np.sum(weights)
-        return np.asarray(np.sum(losses) / self.total, dtype=x.dtype)
+            return np.asarray(torch_sum(losses), dtype=x.dtype)
+        self.total = torch_sum(weights)
+        return np.asarray(torch_sum(losses) / self.total, dtype=x.dtype)
 
     def backward(self, grad, inputs, output):
         coefficients = 0 - self.weights  # +0 (not -0) where a target is ignored, as in PyTorch

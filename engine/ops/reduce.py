@@ -8,6 +8,7 @@ import numpy as np
 
 from engine.autograd import Function
 from engine.ops import shape as shape_ops
+from engine.ops.summation import torch_sum
 from engine.tensor import Tensor, normalize_dim
 
 
@@ -36,7 +37,7 @@ class Sum(Function):
             a = a.astype(dtype)
         elif a.dtype.kind in "biu":
             a = a.astype(np.int64)
-        return np.sum(a, axis=dims, keepdims=keepdim)
+        return torch_sum(a, dims, keepdim)
 
     def backward(self, grad, inputs, output):
         return (shape_ops.expand_to(_restore(grad, self.input_shape, self.dims, self.keepdim),
@@ -60,7 +61,8 @@ class Mean(Function):
         self.input_shape, self.dims, self.keepdim = a.shape, dims, keepdim
         count = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
         self.count = count
-        return np.mean(a, axis=dims, keepdims=keepdim) if count else np.full(
+        # PyTorch's CPU mean is sum(...).div_(count), in the tensor's dtype
+        return torch_sum(a, dims, keepdim) / np.asarray(count, dtype=a.dtype) if count else np.full(
             np.sum(a, axis=dims, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
 
     def backward(self, grad, inputs, output):

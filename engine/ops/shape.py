@@ -384,6 +384,10 @@ def _promoted(tensors: list[Tensor]) -> list[Tensor]:
 
 def cat(tensors: Any, dim: int = 0) -> Tensor:
     items = _promoted(_tensor_list(tensors, "cat"))
+    for position, item in enumerate(items):
+        if item.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
+                               "concatenated")
     first = items[0]
     d = normalize_dim(dim, first.ndim)
     for number, item in enumerate(items[1:], 1):
