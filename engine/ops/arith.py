@@ -124,7 +124,7 @@ class Div(Function):
     def backward(self, grad, inputs, output):
         a, b = inputs
         return (grad / b if self.needs[0] else None,
-                -grad * a / (b * b) if self.needs[1] else None)
+                -grad * ((a / b) / b) if self.needs[1] else None)  # PyTorch's rounding order
 
 
 class Reciprocal(Function):
@@ -164,6 +164,8 @@ class PowScalar(Function):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         if a.dtype.kind in "iub" and isinstance(exponent, float):
             a = a.astype(np.float32)
+        if a.dtype.kind == "f":
+            return _float_power(a, exponent)
         return np.power(a, np.asarray(exponent, dtype=a.dtype))
 
     def backward(self, grad, inputs, output):
@@ -171,6 +173,28 @@ class PowScalar(Function):
         if self.exponent == 0:
             return (Tensor._wrap(np.zeros(a.shape_tuple, dtype=a.array.dtype)),)
         return (grad * scale(a ** (self.exponent - 1), self.exponent),)
+
+
+def _float_power(a: np.ndarray, exponent: Any) -> np.ndarray:
+    """PyTorch's float pow kernel: x*x, x*x*x, 1/(x*x), sqrt, 1/sqrt and 1/x are computed as
+    such; other exponents by a ~correctly rounded pow (here in float64, rounded once)."""
+    if exponent == 1:
+        return a.copy()
+    if exponent == 2:
+        return a * a
+    if exponent == 3:
+        return a * a * a
+    if exponent == -2:
+        return np.ones((), dtype=a.dtype) / (a * a)
+    if exponent == 0.5:
+        return np.sqrt(a)
+    if exponent == -0.5:
+        return np.ones((), dtype=a.dtype) / np.sqrt(a)
+    if exponent == -1:
+        return np.ones((), dtype=a.dtype) / a
+    if a.dtype == np.float32:
+        return np.power(a.astype(np.float64), float(exponent)).astype(np.float32)
+    return np.power(a, np.asarray(exponent, dtype=a.dtype))
 
 
 class PowTensor(Function):
@@ -213,7 +237,7 @@ class RPow(Function):
     def backward(self, grad, inputs, output):
         if self.base == 0:
             return (grad * 0,)
-        return (grad * output * float(np.log(self.base)),)
+        return (grad * scale(output, float(np.log(self.base))),)
 
 
 def as_tensor_operand(value: Any) -> Any:

@@ -100,6 +100,8 @@ class TanhBackward(Function):
     saves = (0, 1)
 
     def forward(self, grad, y):
+        if y.dtype == np.float32:  # PyTorch's kernel fuses 1 - y*y (one rounding)
+            return grad * (1 - y.astype(np.float64) ** 2).astype(np.float32)
         return grad * (1 - y * y)
 
     def backward(self, gg, inputs, output):
@@ -129,7 +131,7 @@ class SigmoidBackward(Function):
     saves = (0, 1)
 
     def forward(self, grad, y):
-        return grad * y * (1 - y)
+        return grad * (1 - y) * y  # PyTorch's order of roundings
 
     def backward(self, gg, inputs, output):
         grad, y = inputs
@@ -202,7 +204,7 @@ class Rsqrt(Function):
         return 1 / np.sqrt(_float(a))
 
     def backward(self, grad, inputs, output):
-        return (grad * scale(output * output * output, -0.5),)
+        return (scale(grad, -0.5) * (output * output * output),)
 
 
 class Clamp(Function):

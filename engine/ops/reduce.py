@@ -303,7 +303,7 @@ class LinalgVectorNorm(Function):
             share = hits / hits.sum(axis=self.dims, keepdims=True)
             return (grad * Sgn.apply(a) * Tensor._wrap(share.astype(a.array.dtype)),)
         zero = norm.array == 0
+        # PyTorch's formulas: self * (grad / norm), self |self|^(p-2) (grad / norm^(p-1))
         if p == 2:
-            return (grad * where(zero, 0.0, a / norm),)
-        local = a * a.abs() ** (p - 2) / norm ** (p - 1)
-        return (grad * where(zero, 0.0, local),)
+            return (a * where(zero, 0.0, grad / norm),)
+        return (a * a.abs() ** (p - 2) * where(zero, 0.0, grad / norm ** (p - 1)),)
