@@ -30,14 +30,17 @@ def display_name(file: str) -> str:
     return "<stdin>" if file == "-" else file
 
 
-def _load(file: str, limits: Limits) -> str | None:
-    """The program's text, or None after reporting why it cannot be read."""
+def _load(file: str, limits: Limits, json_output: bool = False) -> str | None:
+    """The program's text, or None after reporting why it cannot be read (with `json_output`
+    also as the `error` of a JSON document on stdout)."""
     from autograd_cli.source import read_source
 
     try:
         return read_source(file, limits.max_source_bytes)
     except ScriptError as error:
         sys.stderr.write(error.format(display_name(file)))
+        if json_output:
+            _write_json_failure(file, error)
         return None
 
 
@@ -80,10 +83,8 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     if lint is None:
         lint = sys.stderr.isatty()  # notes are for people; pipes and docs builds stay quiet
 
-    text = _load(file, limits)
+    text = _load(file, limits, json_output)
     if text is None:
-        if json_output:
-            _write_json_failure(file)
         return PROGRAM_ERROR
     _prepare_engine(limits)
     echo = None if json_output else sys.stdout
@@ -249,9 +250,9 @@ def _graph_or_note(recorder: Any) -> dict[str, Any]:
         return {"nodes": [], "edges": [], "note": str(error)}
 
 
-def _write_json_failure(file: str) -> None:
-    document = {"version": 1, "file": file, "stdout": "", "error": None, "tensors": [],
-                "graph": {"nodes": [], "edges": []}}
+def _write_json_failure(file: str, error: ScriptError) -> None:
+    document = {"version": 1, "file": file, "stdout": "", "error": error.to_json(),
+                "tensors": [], "graph": {"nodes": [], "edges": []}}
     sys.stdout.write(json.dumps(document) + "\n")
 
 
