@@ -28,6 +28,7 @@ from autograd_cli.limits import Limits, limit_error
 
 IMPORTABLE_MODULES = frozenset({
     "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
+    "torch.autograd.functional",
 })
 
 # Host builtins a program must never reach; using one is refused before the program runs.

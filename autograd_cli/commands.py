@@ -77,7 +77,7 @@ def check(file: str, *, limits: Limits) -> int:
 def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None,
         trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
         watch: str | None = None, lint: bool | None = None) -> int:
-    from autograd_cli import rendering, report
+    from autograd_cli import report
     from autograd_cli.inspection import Inspection
 
     if lint is None:
@@ -97,8 +97,17 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
         if stopper is None:
             return USAGE_ERROR
         observers.append(stopper)
-    result, recorder = rendering.record_program(text, limits, echo=echo, observers=observers,
-                                                recorder=stopper.recorder if stopper else None)
+    recorder: Any = None
+    if json_output or svg is not None or stopper is not None:
+        from autograd_cli import rendering
+
+        result, recorder = rendering.record_program(
+            text, limits, echo=echo, observers=observers,
+            recorder=stopper.recorder if stopper else None)
+    else:  # nothing will draw the graph: no recorder (a training loop runs a fifth faster)
+        from autograd_cli.interpreter import run_observed
+
+        result = run_observed(text, limits, observers=observers, echo=echo)
     stopped = stopper is not None and stopper.quitted
     if stopped:
         result.error = None  # stopped at the breakpoint on purpose
@@ -267,11 +276,12 @@ def _print_table(variables: dict[str, Any]) -> None:
 def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: str,
            pass_number: int | None, show_saved: bool, values: bool, grads: bool, legend: bool,
            rankdir: str, max_nodes: int, check_file: Path | None,
-           detect_anomaly: bool = False) -> int:
+           detect_anomaly: bool = False, svg: bool = False) -> int:
     from autograd_cli import rendering
-    from autograd_cli.anomaly import mark_anomaly
     from autograd_cli.inspection import Inspection
 
+    if svg:  # --svg is short for --format svg
+        fmt = "svg"
     text = _load(file, limits)
     if text is None:
         return PROGRAM_ERROR
@@ -290,6 +300,8 @@ def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: st
                "max_nodes": max_nodes}
     mark = None
     if anomaly is not None:  # draw the graph as it was when the NaN appeared, that op in red
+        from autograd_cli.anomaly import mark_anomaly
+
         if anomaly.output is not None:
             recorder.set_variables({**result.variables, "(anomaly)": anomaly.output})
         mark = partial(mark_anomaly, anomaly=anomaly)

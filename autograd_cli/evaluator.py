@@ -106,10 +106,12 @@ def torch_namespaces() -> dict[str, Namespace]:
     functional = Namespace("torch.nn.functional", api.FUNCTIONAL)
     nn = Namespace("torch.nn", {**api.NN, "functional": functional})
     optim = Namespace("torch.optim", api.OPTIM)
-    autograd = Namespace("torch.autograd", api.AUTOGRAD)
+    autograd_functional = Namespace("torch.autograd.functional", api.AUTOGRAD_FUNCTIONAL)
+    autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional})
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
-            "torch.optim": optim, "torch.autograd": autograd}
+            "torch.optim": optim, "torch.autograd": autograd,
+            "torch.autograd.functional": autograd_functional}
 
 
 def _engine_module(name: str) -> ModuleType | None:

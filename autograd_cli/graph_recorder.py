@@ -20,13 +20,14 @@ derivative graph.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import weakref
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,9 +46,9 @@ SLOT_NAMES = ("self", "other")  # PyTorch's names of a saved first/second input
 
 # --- summaries -------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Summary:
-    """What a label shows of a tensor: shape, dtype, and a copy of the values only when small."""
+class Summary(NamedTuple):
+    """What a label shows of a tensor: shape, dtype, and a copy of the values only when small.
+    (A named tuple, not a dataclass: one is made for every op a program runs.)"""
 
     shape: tuple[int, ...]
     dtype: str
@@ -62,9 +63,20 @@ def summarize(tensor: Tensor | np.ndarray, values: bool = True) -> Summary:
     dtype = dtype_name(array.dtype)
     if not values:
         return Summary(array.shape, dtype, None, True, array.nbytes)
-    finite = bool(np.isfinite(array).all()) if array.dtype.kind == "f" else True
-    small = array.copy() if array.size <= VALUE_LIMIT else None
+    if array.size > VALUE_LIMIT:
+        return Summary(array.shape, dtype, None, all_finite(array), array.nbytes)
+    small = array.copy()
+    finite = array.dtype.kind != "f" or all(map(math.isfinite, small.ravel().tolist()))
     return Summary(array.shape, dtype, small, finite, array.nbytes)
+
+
+def all_finite(array: np.ndarray) -> bool:
+    """No NaN and no infinity in a float array. Its sum tells at once in the common case: a
+    NaN or an infinity makes any sum non-finite; only a non-finite sum (which may also be an
+    overflow) needs the elementwise test. (This runs for every op a program runs.)"""
+    if array.dtype.kind != "f":
+        return True
+    return math.isfinite(np.add.reduce(array, axis=None)) or bool(np.isfinite(array).all())
 
 
 @lru_cache(maxsize=64)

@@ -13,31 +13,53 @@ no gradient-flow problem adds nothing.
 
 from __future__ import annotations
 
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from autograd_cli.anomaly import Anomaly, AnomalyDetector, backward_note, located_error
-from autograd_cli.gradient_lint import ERROR_KINDS, Finding, GradientLinter
-from autograd_cli.provenance import Provenance
-from autograd_cli.trace import Tracer
-from autograd_cli.watch import Watcher
+if TYPE_CHECKING:  # each tool is imported when it is asked for: a plain `run` loads none
+    from autograd_cli.anomaly import Anomaly, AnomalyDetector
+    from autograd_cli.gradient_lint import Finding, GradientLinter
+    from autograd_cli.provenance import Provenance
+    from autograd_cli.trace import Tracer
+    from autograd_cli.watch import Watcher
 
 
 class Inspection:
     def __init__(self, stream: TextIO, *, trace: bool = False, detect_anomaly: bool = False,
                  watch: str | None = None, lint: bool = False,
                  max_trace_bytes: int = 10_000_000) -> None:
-        self.provenance = Provenance(origins=trace or detect_anomaly)
-        self.tracer = Tracer(self.provenance, stream, max_trace_bytes) if trace else None
-        self.detector = AnomalyDetector(self.provenance) if detect_anomaly else None
-        self.watcher = Watcher(watch) if watch is not None else None
-        self.linter = GradientLinter(self.provenance) if lint else None
+        self.provenance: Provenance | None = None
+        self.tracer: Tracer | None = None
+        self.detector: AnomalyDetector | None = None
+        self.watcher: Watcher | None = None
+        self.linter: GradientLinter | None = None
         self.findings: list[Finding] = []
+        if not (trace or detect_anomaly or watch is not None or lint):
+            return
+        from autograd_cli.provenance import Provenance
+
+        provenance = self.provenance = Provenance(origins=trace or detect_anomaly)
+        if trace:
+            from autograd_cli.trace import Tracer
+
+            self.tracer = Tracer(provenance, stream, max_trace_bytes)
+        if detect_anomaly:
+            from autograd_cli.anomaly import AnomalyDetector
+
+            self.detector = AnomalyDetector(provenance)
+        if watch is not None:
+            from autograd_cli.watch import Watcher
+
+            self.watcher = Watcher(watch)
+        if lint:
+            from autograd_cli.gradient_lint import GradientLinter
+
+            self.linter = GradientLinter(provenance)
 
     def observers(self) -> list[Any]:
         """What to install (none if no tool is on); the detector raises, so it comes last."""
         tools = [tool for tool in (self.tracer, self.watcher, self.linter, self.detector)
                  if tool is not None]
-        return [self.provenance, *tools] if tools else []
+        return [self.provenance, *tools] if self.provenance is not None else []
 
     @property
     def anomaly(self) -> Anomaly | None:
@@ -50,8 +72,12 @@ class Inspection:
             self.tracer.flush()
         anomaly = self.anomaly
         if anomaly is not None and result.error is not None:
+            from autograd_cli.anomaly import located_error
+
             result.error = located_error(anomaly, result.error)
         if self.linter is not None and lint:
+            from autograd_cli.gradient_lint import ERROR_KINDS
+
             self.findings = self.linter.findings(result, text)
             if result.error is not None:  # a run cut short: only what explains its error
                 self.findings = [f for f in self.findings if f.kind in ERROR_KINDS]
@@ -59,6 +85,8 @@ class Inspection:
     def report(self, filename: str, text: str, stream: TextIO) -> None:
         anomaly = self.anomaly
         if anomaly is not None:
+            from autograd_cli.anomaly import backward_note
+
             stream.write(backward_note(anomaly, filename, text))
         if self.watcher is not None:
             stream.write(self.watcher.report(unicode=_can_write(stream, "▁█")))

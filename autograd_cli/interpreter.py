@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
@@ -28,7 +29,7 @@ from autograd_cli.evaluator import (
 from autograd_cli.limits import Limits, limit_error
 
 __all__ = ["Interpreter", "Observer", "OutputSink", "RunResult", "WarningRecord",
-           "run_program", "torch_namespaces"]
+           "run_observed", "run_program", "torch_namespaces"]
 
 # The worker thread's stack and Python's recursion limit while a program runs: deep enough for
 # max_call_depth calls in max_nesting_depth expressions, small enough for C frames to fit.
@@ -87,6 +88,31 @@ def run_program(text: str, limits: Limits | None = None, *, observer: Any = None
                         "seconds", *position)
     variables = dict(interpreter.globals) if interpreter else {}
     return RunResult(variables, output.text(), [], error)
+
+
+ENGINE_EVENTS = ("on_op", "on_backward_node")
+
+
+def run_observed(text: str, limits: Limits | None = None, *, observers: Sequence[Any] = (),
+                 echo: TextIO | None = None) -> RunResult:
+    """`run_program` with observers installed for its time: each sees the program's events
+    (`Observer`) and the engine's (engine/recording.py), in the order given. The engine calls
+    both of its events on the observer it has, so an observer handles both or neither."""
+    from engine import recording
+
+    observer: Any = None
+    if len(observers) == 1:
+        observer = observers[0]
+    elif observers:
+        observer = recording.Fanout(*observers)
+    handled = [hasattr(observer, event) for event in ENGINE_EVENTS]
+    if any(handled) and not all(handled):
+        raise TypeError(f"an observer of the engine handles all of {ENGINE_EVENTS}")
+    previous = recording.set_observer(observer if all(handled) else None)
+    try:
+        return run_program(text, limits, observer=observer, echo=echo)
+    finally:
+        recording.set_observer(previous)
 
 
 def _start_with_big_stack(worker: threading.Thread) -> None:

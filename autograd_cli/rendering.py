@@ -41,17 +41,11 @@ def record_program(text: str, limits: Any = None, *, keep_pass: int | None = Non
 
     `observers` (a tracer, a debugger, ...) see every event too, after the recorder; a
     debugger that draws the graph while the program runs passes the `recorder` to use."""
-    from autograd_cli.interpreter import run_program
-    from engine import recording
+    from autograd_cli.interpreter import run_observed
 
     if recorder is None:
         recorder = GraphRecorder(keep_pass=keep_pass)
-    observer: Any = recording.Fanout(recorder, *observers) if observers else recorder
-    previous = recording.set_observer(observer)
-    try:
-        result = run_program(text, limits, observer=observer, echo=echo)
-    finally:
-        recording.set_observer(previous)
+    result = run_observed(text, limits, observers=[recorder, *observers], echo=echo)
     recorder.set_variables(result.variables)
     return result, recorder
 

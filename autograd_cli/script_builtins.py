@@ -9,6 +9,7 @@ iterable counts its items (a C loop over `range(10**12)` could not be interrupte
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
@@ -184,6 +185,7 @@ PLAIN_METHODS: dict[type, frozenset[str]] = {
     list: frozenset("pop remove index count reverse sort copy clear".split()),
     tuple: frozenset("count index".split()),
     dict: frozenset("items keys values get pop popitem setdefault copy clear".split()),
+    OrderedDict: frozenset("items keys values get pop popitem setdefault copy clear".split()),
     set: frozenset("add discard remove pop copy clear".split()),
     int: frozenset({"bit_length"}),
     float: frozenset({"is_integer"}),

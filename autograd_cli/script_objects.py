@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import ast
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -234,6 +235,11 @@ class _Repr:
             self.parts.append(repr(value))
         elif kind in _CONTAINERS:
             self._container(value)
+        elif kind is OrderedDict:  # Python 3.11's repr: OrderedDict([(key, value), ...])
+            self.parts.append("OrderedDict(")
+            if value:
+                self._container(list(value.items()))
+            self.parts.append(")")
         else:
             self.parts.append(_object_repr(value))
 

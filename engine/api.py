@@ -13,8 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from engine import creation, dtypes, functional, grad_mode, nn, optim, printing, random
-from engine.tensor import Size, Tensor
+from engine import (
+    autograd_functional,
+    creation,
+    dtypes,
+    functional,
+    grad_mode,
+    nn,
+    optim,
+    printing,
+    random,
+)
+from engine.tensor import Size, Tensor, numpy_names
 
 _TORCH_FUNCTIONS = """
     add sub mul div true_divide multiply divide rsub pow neg negative abs exp log sqrt rsqrt sin
@@ -34,6 +44,7 @@ def _accepting_out(name: str, function: Callable[..., Any]) -> Callable[..., Any
 
     @functools.wraps(function)
     def call(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        kwargs = numpy_names(kwargs)
         if out is None:
             return function(*args, **kwargs)
         if not isinstance(out, Tensor):
@@ -108,7 +119,13 @@ AUTOGRAD: dict[str, Any] = {
     "grad": functional.grad,
     "backward": functional.backward,
     "Variable": creation.variable,
+    "no_grad": grad_mode.no_grad,
+    "enable_grad": grad_mode.enable_grad,
+    "set_grad_enabled": grad_mode.set_grad_enabled,
+    "inference_mode": grad_mode.inference_mode,
 }
+
+AUTOGRAD_FUNCTIONAL: dict[str, Any] = dict(autograd_functional.FUNCTIONS)
 
 NN: dict[str, Any] = dict(nn.NN)
 FUNCTIONAL: dict[str, Any] = dict(nn.FUNCTIONAL)

@@ -152,7 +152,25 @@ class AccumulateGrad(Node):
         grad = grads[0]
         if grad is not None:
             accumulate_into(self.variable, grad)
+            for hook in list(post_accumulate_hooks(self.variable, create=False)):
+                hook(self.variable)
         return ()
+
+
+# register_post_accumulate_grad_hook: per leaf, run with the leaf after its .grad was updated.
+# Keyed by id (a Tensor's == is elementwise), each entry dropped when its leaf is collected.
+_POST_ACCUMULATE_HOOKS: dict[int, list[Callable[[Tensor], Any]]] = {}
+
+
+def post_accumulate_hooks(tensor: Tensor, create: bool = True) -> list[Callable[[Tensor], Any]]:
+    key = id(tensor)
+    hooks = _POST_ACCUMULATE_HOOKS.get(key)
+    if hooks is None:
+        if not create:
+            return []
+        hooks = _POST_ACCUMULATE_HOOKS[key] = []
+        weakref.finalize(tensor, _POST_ACCUMULATE_HOOKS.pop, key, None)
+    return hooks
 
 
 def accumulate_into(tensor: Tensor, grad: Tensor) -> None:

@@ -375,16 +375,29 @@ def argmin(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return Tensor._wrap(np.argmin(a.array, axis=normalize_dim(dim, a.ndim), keepdims=keepdim))
 
 
-def softmax(a: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+def _softmax_input(a: Tensor, dim: Any, dtype: Any, name: str) -> tuple[Tensor, int]:
+    """The input cast to `dtype` if given (as torch does first); integers have no kernel."""
     if dim is None:
         dim = 0 if a.ndim in (0, 1, 3) else 1  # PyTorch's legacy implicit choice
-    return reduce.Softmax.apply(a, dim=normalize_dim(dim, a.ndim))
+    dim = normalize_dim(dim, a.ndim)
+    if dtype is not None:
+        a = a.to(dtype)
+    elif not a.dtype.is_floating_point:
+        kernel = f"{name}_lastdim_kernel_impl" if dim == builtins.max(a.ndim - 1, 0) else (
+            f"{name}_kernel_impl")
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{a.dtype.legacy_name.removesuffix('Tensor')}'")
+    return a, dim
+
+
+def softmax(a: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+    a, dim = _softmax_input(a, dim, dtype, "softmax")
+    return reduce.Softmax.apply(a, dim=dim)
 
 
 def log_softmax(a: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
-    if dim is None:
-        dim = 0 if a.ndim in (0, 1, 3) else 1
-    return reduce.LogSoftmax.apply(a, dim=normalize_dim(dim, a.ndim))
+    a, dim = _softmax_input(a, dim, dtype, "log_softmax")
+    return reduce.LogSoftmax.apply(a, dim=dim)
 
 
 def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +21,7 @@ import numpy as np
 from engine import dtypes, grad_mode
 from engine import functional as F
 from engine.ops import arith, loss
-from engine.tensor import Parameter, Size, Tensor
+from engine.tensor import Parameter, RemovableHandle, Size, Tensor
 
 
 def typename(value: Any) -> str:
@@ -62,6 +63,7 @@ class Module:
     PUBLIC_ATTRS = frozenset("""
         forward parameters named_parameters children named_children modules named_modules
         zero_grad train eval training requires_grad_ to float double
+        register_forward_hook register_forward_pre_hook state_dict load_state_dict
         """.split())
     SETTABLE_ATTRS: frozenset[str] = frozenset()
 
@@ -71,6 +73,8 @@ class Module:
     def __init__(self) -> None:
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_hooks", [])
+        object.__setattr__(self, "_forward_pre_hooks", [])
         self.training = True
 
     # --- registration: attribute assignment as torch's Module.__setattr__ does it ----------
@@ -128,7 +132,53 @@ class Module:
                                   '"forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        for pre_hook in list(self.__dict__.get("_forward_pre_hooks", ())):
+            changed = pre_hook(self, args)
+            if changed is not None:
+                args = changed if isinstance(changed, tuple) else (changed,)
+        output = self.forward(*args, **kwargs)
+        for hook in list(self.__dict__.get("_forward_hooks", ())):
+            changed = hook(self, args, output)
+            if changed is not None:
+                output = changed
+        return output
+
+    def register_forward_hook(self, hook: Any, *, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, inputs, output)` after each forward; a non-None result replaces it."""
+        hooks = self.__dict__["_forward_hooks"]
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_forward_pre_hook(self, hook: Any, *, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, inputs)` before each forward; a non-None result replaces the inputs."""
+        hooks = self.__dict__["_forward_pre_hooks"]
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def state_dict(self) -> OrderedDict[str, Tensor]:
+        """Parameters by dotted name, detached (torch's keep_vars=False)."""
+        return OrderedDict((name, param.detach())
+                           for name, param in self._named_parameters(True))
+
+    def load_state_dict(self, state_dict: Any, strict: bool = True) -> Any:
+        params = dict(self._named_parameters(True))
+        missing = [name for name in params if name not in state_dict]
+        unexpected = [name for name in state_dict if name not in params]
+        if strict and (missing or unexpected):
+            parts = []
+            if missing:
+                parts.append("Missing key(s) in state_dict: "
+                             + ", ".join(f'"{name}"' for name in missing) + ". ")
+            if unexpected:
+                parts.append("Unexpected key(s) in state_dict: "
+                             + ", ".join(f'"{name}"' for name in unexpected) + ". ")
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                               + "\n\t".join(parts))
+        with grad_mode.no_grad():
+            for name, param in params.items():
+                if name in state_dict:
+                    param.copy_(state_dict[name])
+        return "<All keys matched successfully>"
 
     # --- walking the tree (explicit stacks, no recursion) ----------------------------------
 

@@ -9,22 +9,31 @@ import numpy as np
 from engine import budget, dtypes
 from engine.tensor import Tensor
 
-_state = {"generator": np.random.default_rng(0)}
+# The generator is made on first use: numpy.random takes a while to import, and most
+# programs never draw a random number (agraph's startup time, README "Performance").
+_state: dict[str, Any] = {"seed": 0, "generator": None}
 
 
 def manual_seed(seed: int) -> None:
-    _state["generator"] = np.random.default_rng(int(seed))
+    _state["seed"], _state["generator"] = int(seed), None
 
 
 seed = manual_seed
 
 
+def _generator() -> Any:
+    generator = _state["generator"]
+    if generator is None:
+        generator = _state["generator"] = np.random.default_rng(_state["seed"])
+    return generator
+
+
 def uniform(shape: tuple[int, ...], low: float, high: float, dtype: Any) -> np.ndarray:
-    return _state["generator"].uniform(low, high, shape).astype(dtype)
+    return _generator().uniform(low, high, shape).astype(dtype)
 
 
 def normal(shape: tuple[int, ...], mean: float, std: float, dtype: Any) -> np.ndarray:
-    return _state["generator"].normal(mean, std, shape).astype(dtype)
+    return _generator().normal(mean, std, shape).astype(dtype)
 
 
 def _shape(size: tuple[Any, ...]) -> tuple[int, ...]:
@@ -44,11 +53,11 @@ def _make(array_fn: Any, size: tuple[Any, ...], dtype: Any, requires_grad: bool)
 
 
 def rand(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _make(lambda s: _state["generator"].random(s), size, dtype, requires_grad)
+    return _make(lambda s: _generator().random(s), size, dtype, requires_grad)
 
 
 def randn(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _make(lambda s: _state["generator"].standard_normal(s), size, dtype, requires_grad)
+    return _make(lambda s: _generator().standard_normal(s), size, dtype, requires_grad)
 
 
 def randint(low: int, high: Any = None, size: Any = None, dtype: Any = None) -> Tensor:
@@ -57,7 +66,7 @@ def randint(low: int, high: Any = None, size: Any = None, dtype: Any = None) -> 
     shape = _shape((size,))
     budget.check_shape(shape, 8)
     target = dtypes.resolve(dtype) if dtype is not None else dtypes.int64
-    return Tensor._wrap(_state["generator"].integers(low, high, shape).astype(target.np))
+    return Tensor._wrap(_generator().integers(low, high, shape).astype(target.np))
 
 
 def rand_like(t: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:

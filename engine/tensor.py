@@ -70,6 +70,7 @@ class Tensor:
         data grad requires_grad is_leaf grad_fn shape dtype ndim T mT device is_cuda
         retains_grad output_nr
         dim size numel item tolist backward retain_grad register_hook detach detach_
+        register_post_accumulate_grad_hook
         requires_grad_ clone zero_ fill_ copy_ add_ sub_ mul_ div_ clamp_ pow_ neg_ abs_
         exp_ sqrt_ relu_ sigmoid_ tanh_ clamp_min_ clamp_max_ uniform_ normal_
         add sub mul div pow neg abs exp log sqrt sin cos tanh sigmoid relu softmax log_softmax
@@ -246,6 +247,20 @@ class Tensor:
             return RemovableHandle(self._hooks, hook)
         grad_fn.add_tensor_hook(self.output_nr, hook)
         return RemovableHandle(grad_fn.tensor_hooks(self.output_nr), hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
+                                           ) -> RemovableHandle:
+        """A hook run with this leaf after backward has accumulated into its .grad."""
+        from engine.autograd import post_accumulate_hooks
+
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        hooks = post_accumulate_hooks(self)
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
@@ -534,11 +549,11 @@ class Tensor:
         if name in Tensor.PUBLIC_ATTRS:
             if name.endswith("_") and hasattr(F, name[:-1]):
                 function = getattr(F, name[:-1])
-                return lambda *args, **kwargs: self.assign_inplace(function(self, *args,
-                                                                            **kwargs))
+                return lambda *args, **kwargs: self.assign_inplace(
+                    function(self, *args, **numpy_names(kwargs)))
             function = getattr(F, name, None)
             if function is not None:
-                return lambda *args, **kwargs: function(self, *args, **kwargs)
+                return lambda *args, **kwargs: function(self, *args, **numpy_names(kwargs))
         raise AttributeError(f"'Tensor' object has no attribute '{name}'")
 
     @property
@@ -673,6 +688,16 @@ class Tensor:
         from engine.ops.index import setitem
 
         setitem(self, index, value)
+
+
+NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def numpy_names(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """torch's argument parser takes numpy's names for two arguments: axis=, keepdims=."""
+    if "axis" not in kwargs and "keepdims" not in kwargs:
+        return kwargs
+    return {NUMPY_NAMES.get(key, key): value for key, value in kwargs.items()}
 
 
 def _type_word(dtype: np.dtype) -> str:

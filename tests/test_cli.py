@@ -181,3 +181,85 @@ def subprocess_run(args: list[str], env: dict[str, str]) -> Any:
 
     return subprocess.run([sys.executable, "-m", "autograd_cli", *args], capture_output=True,
                           env=env, timeout=60)
+
+
+
+def test_simple_command_lines_read_without_typer_mean_what_they_mean_to_typer() -> None:
+    """main.py starts simple command lines without typer: each flag and option it reads must
+    be typer's (same parameter, same value, values typer accepts), and each option it leaves
+    out must get typer's default."""
+    import dataclasses
+    from enum import Enum
+
+    import typer.main
+
+    from autograd_cli.cli import app
+    from autograd_cli.limits import Limits
+    from autograd_cli.main import DEFAULTS, FLAGS, PATH, VALUED
+
+    limit_names = {field.name for field in dataclasses.fields(Limits)}
+    commands: Any = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    assert set(DEFAULTS) == set(FLAGS) == set(VALUED)
+    for name in DEFAULTS:
+        params = [p for p in commands[name].params
+                  if p.name != "file" and p.name not in limit_names]
+        flags: dict[str, tuple[str, bool]] = {}
+        for param in params:
+            if getattr(param, "is_flag", False):
+                flags.update({option: (param.name, True) for option in param.opts})
+                flags.update({option: (param.name, False) for option in param.secondary_opts})
+        assert FLAGS[name] == flags, name
+        assert DEFAULTS[name] == {p.name: p.default.value if isinstance(p.default, Enum)
+                                  else p.default for p in params}, name
+        by_option = {option: p for p in params for option in p.opts}
+        for option, (parameter, allowed) in VALUED[name].items():
+            param = by_option[option]
+            assert param.name == parameter and not param.is_flag, option
+            if allowed == PATH:
+                assert param.type_descriptor.annotation is Path, option
+            else:
+                assert allowed == tuple(c.value for c in param.type_descriptor.choices), option
+
+
+def test_only_simple_command_lines_skip_typer() -> None:
+    from autograd_cli.main import DEFAULTS, simple_command
+
+    assert simple_command(["run", "a.expr"]) == ("run", {**DEFAULTS["run"], "file": "a.expr"})
+    assert simple_command(["run", "--json", "-", "--no-table"]) == (
+        "run", {**DEFAULTS["run"], "file": "-", "json_output": True, "table": False})
+    assert simple_command(["render", "a", "-f", "dot", "-o", "x.dot", "--no-legend"]) == (
+        "render", {**DEFAULTS["render"], "file": "a", "fmt": "dot", "output": Path("x.dot"),
+                   "legend": False})
+    assert simple_command(["check", "a"]) == ("check", {"file": "a"})
+    for typers in (["run"], ["run", "a", "b"], ["run", "a", "--max-steps", "5"],
+                   ["run", "a", "--watch", "loss"], ["run", "--help"], ["run", "-x"],
+                   ["run", "--", "a"], ["run", "a", "--json", "--json"],
+                   ["run", "a", "--table", "--no-table"], ["run", "a", "--jso"],
+                   ["render", "a", "--format"], ["render", "a", "--format", "gif"],
+                   ["render", "a", "--format=dot"], ["render", "a", "-o", ""],
+                   ["render", "a", "-o", "-"], ["render", "a", "--svg", "--svg"],
+                   ["render", "a", "--max-nodes", "5"], ["explain", "a", "y", "w"],
+                   ["--help"], []):
+        assert simple_command(typers) is None, typers
+
+
+def test_simple_command_lines_without_typer_do_what_typer_does(cli: Any, tmp_path: Path
+                                                                ) -> None:
+    path = write(tmp_path, GOOD + "z = y.grad\nprint(undefined)\n")
+    runs = [["run", path], ["run", path, "--json"], ["run", path, "--no-table", "--no-lint"],
+            ["run", path, "--lint", "--trace"], ["run", path, "--detect-anomaly", "--table"],
+            ["check", path], ["check", str(tmp_path / "missing.expr")],
+            ["render", write(tmp_path, GOOD, "good.expr"), "-f", "dot", "--view", "backward"],
+            ["render", str(tmp_path / "good.expr"), "--format", "json", "--no-values"],
+            ["render", path, "--format", "mermaid", "--rankdir", "LR"]]
+    for arguments in runs:
+        process = run_agraph(*arguments)
+        in_typer = cli(*arguments)
+        assert process.returncode == in_typer.exit_code, arguments
+        assert process.stdout.decode() == in_typer.stdout, arguments
+        assert process.stderr.decode() == in_typer.stderr, arguments
+    out = tmp_path / "out.dot"
+    assert run_agraph("render", path, "--format", "dot", "-o", str(out)).returncode == 1
+    assert run_agraph("render", str(tmp_path / "good.expr"), "--format", "dot", "-o",
+                      str(out)).returncode == 0
+    assert out.read_text() == cli("render", str(tmp_path / "good.expr"), "-f", "dot").stdout

@@ -120,6 +120,9 @@ def _index_array(item: Any) -> np.ndarray | None:
     """A list or tensor index as a numpy array (None for anything that is not one)."""
     if isinstance(item, Tensor):
         array = item.array
+    elif isinstance(item, range):  # torch reads a range like the list of its items
+        budget.check_shape((len(item),), 8)
+        array = np.arange(item.start, item.stop, item.step, dtype=np.int64)
     elif isinstance(item, (list, tuple)):
         try:
             array = np.asarray([x.item() if isinstance(x, Tensor) else x for x in item])

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops.numerics import torch_sum
 from engine.ops.pointwise import where
-from engine.ops.summation import torch_sum
 
 
 class MseLoss(Function):

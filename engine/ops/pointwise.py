@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops import numerics
 from engine.ops.arith import scale
 
 
@@ -114,11 +115,9 @@ class Sigmoid(Function):
     saves_output = True
 
     def forward(self, a):
-        a = _float(a)
         # PyTorch's kernel: 1 / (1 + exp(-a)) in the tensor's dtype, so sigmoid(-100) is
         # exactly 0 in float32 (exp overflows to inf) rather than a denormal
-        one = np.ones((), dtype=a.dtype)
-        return one / (one + _rounded(np.exp, -a))
+        return numerics.sigmoid(_float(a))
 
     def backward(self, grad, inputs, output):
         return (SigmoidBackward.apply(grad, output),)

@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops import numerics
 from engine.ops import shape as shape_ops
-from engine.ops.summation import torch_sum
+from engine.ops.numerics import torch_sum
 from engine.tensor import Tensor, normalize_dim
 
 
@@ -199,6 +200,15 @@ class Minimum(Maximum):
     pick = staticmethod(np.minimum)
 
 
+def _float32_lastdim(a: np.ndarray, dim: int) -> bool:
+    """PyTorch's vectorized last-dim softmax kernels apply (emulated bit for bit)."""
+    return a.dtype == np.float32 and a.ndim >= 1 and dim in (a.ndim - 1, -1)
+
+
+def _exp(a: np.ndarray) -> np.ndarray:
+    return np.exp(a.astype(np.float64)).astype(a.dtype) if a.dtype == np.float32 else np.exp(a)
+
+
 class Softmax(Function):
     grad_fn_name = "SoftmaxBackward0"
     saves_output = True
@@ -206,7 +216,9 @@ class Softmax(Function):
     def forward(self, a, dim):
         self.dim = dim
         a = a if a.dtype.kind == "f" else a.astype(np.float32)
-        shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
+        if _float32_lastdim(a, dim):
+            return numerics.softmax_lastdim(a, log=False)
+        shifted = _exp(a - np.max(a, axis=dim, keepdims=True))
         return shifted / shifted.sum(axis=dim, keepdims=True)
 
     def backward(self, grad, inputs, output):
@@ -221,6 +233,8 @@ class SoftmaxBackwardData(Function):
 
     def forward(self, grad, y, dim):
         self.dim = dim
+        if _float32_lastdim(grad, dim) and y.dtype == np.float32:
+            return (grad - numerics.reduce_all_sum(grad * y)[..., None]) * y  # torch's order
         return y * (grad - (grad * y).sum(axis=dim, keepdims=True))
 
     def backward(self, gg, inputs, output):
@@ -239,8 +253,10 @@ class LogSoftmax(Function):
     def forward(self, a, dim):
         self.dim = dim
         a = a if a.dtype.kind == "f" else a.astype(np.float32)
+        if _float32_lastdim(a, dim):
+            return numerics.softmax_lastdim(a, log=True)
         shifted = a - np.max(a, axis=dim, keepdims=True)
-        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        return shifted - np.log(_exp(shifted).sum(axis=dim, keepdims=True))
 
     def backward(self, grad, inputs, output):
         return (LogSoftmaxBackwardData.apply(grad, output, dim=self.dim),)
@@ -254,7 +270,11 @@ class LogSoftmaxBackwardData(Function):
 
     def forward(self, grad, y, dim):
         self.dim = dim
-        return grad - np.exp(y) * grad.sum(axis=dim, keepdims=True)
+        if _float32_lastdim(grad, dim) and y.dtype == np.float32:
+            total = numerics.reduce_all_sum(grad)[..., None]  # grad - exp(y) * total, fused
+            return (grad.astype(np.float64) - numerics.sleef_expf(y).astype(np.float64) * total
+                    ).astype(np.float32)
+        return grad - _exp(y) * grad.sum(axis=dim, keepdims=True)
 
     def backward(self, gg, inputs, output):
         grad, y = inputs

@@ -365,6 +365,8 @@ def _tensor_list(tensors: Any, name: str) -> list[Tensor]:
                         f"({type(tensors).__name__}), but expected one of: (tuple of Tensors "
                         "tensors, int dim)")
     if not tensors:
+        if name == "stack":
+            raise RuntimeError("stack expects a non-empty TensorList")
         raise ValueError(f"torch.{name}(): expected a non-empty list of Tensors")
     for index, item in enumerate(tensors):
         if not isinstance(item, Tensor):

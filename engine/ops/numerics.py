@@ -1,0 +1,357 @@
+"""PyTorch's CPU float kernels in their order of roundings, so results match it bit for bit.
+
+Sums (aten/src/ATen/native/cpu/SumKernel.cpp): TensorIterator puts the reduced dims first and
+coalesces; each row is read as 4 interleaved partial sums of 8-lane vectors (the sum kernel is
+built for AVX2 even on AVX512 machines), each partial sum adds chunks of 16 and then chunks of
+chunks. numpy's pairwise sum rounds differently, enough to change a printed `loss.item()` or a
+`:f` format. Tensors above torch's parallel grain size (32768 elements) are summed in several
+threads by torch, which this single-threaded order does not follow.
+
+softmax / log_softmax over the last dim and sigmoid (SoftMaxKernel.cpp, UnaryOpsKernel.cpp) use
+SLEEF's vectorized expf (`sleef_expf`, bit-exact here), `vec::reduce_all` sums (16 lanes on
+AVX512, then a halving tree) and a multiply by 1/sum. torch.exp itself is MKL's and is not
+emulated (a float64 exp rounded once agrees with it nearly always).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+VECTOR_BYTES = 32  # the sum kernel is built for AVX2 even on AVX512 machines: 8 float lanes
+ILP = 4
+LEVELS = 4
+
+
+def _ceil_log2(x: int) -> int:
+    return 1 if x <= 2 else (x - 1).bit_length()
+
+
+def _sequential(start: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """start + rows[0] + rows[1] + ..., one rounding per addition (cumsum is sequential)."""
+    if len(rows) <= 16:
+        total = start
+        for row in rows:
+            total = total + row
+        return total
+    return np.cumsum(np.concatenate([start[None], rows]), axis=0)[-1]
+
+
+def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
+    """Sum over axis 0 in torch's cascade of 4 levels of 2**level_power-row chunks."""
+    size = rows.shape[0]
+    power = max(4, _ceil_log2(size) // LEVELS)
+    step = 1 << power
+    mask = step - 1
+    zero = np.zeros(rows.shape[1:], dtype=rows.dtype)
+    acc = [zero] * LEVELS
+    i = 0
+    while i + step <= size:
+        acc[0] = _sequential(acc[0], rows[i:i + step])
+        i += step
+        for j in range(1, LEVELS):
+            acc[j] = acc[j] + acc[j - 1]
+            acc[j - 1] = zero
+            if i & (mask << (j * power)):
+                break
+    acc[0] = _sequential(acc[0], rows[i:])
+    if size < step:  # no chunk was complete: the other levels hold zeros (adding +0 is exact:
+        return acc[0]  # a sum that starts at +0 is never -0)
+    for j in range(1, LEVELS):
+        acc[0] = acc[0] + acc[j]
+    return acc[0]
+
+
+def _row_sum(rows: np.ndarray) -> np.ndarray:
+    """torch's row_sum: rows read as (-1, 4) partial sums, the tail into the first, combined."""
+    size = rows.shape[0]
+    size_ilp = size // ILP
+    partial = _multi_row_sum(rows[:size_ilp * ILP].reshape(size_ilp, ILP, *rows.shape[1:]))
+    first = _sequential(partial[0], rows[size_ilp * ILP:])
+    for k in range(1, ILP):
+        first = first + partial[k]
+    return first
+
+
+def _small_total(x: np.ndarray, lanes: int) -> np.ndarray | None:
+    """The sum of a short contiguous 1-D array in the same order as `_loop2d`, in a handful of
+    numpy calls (a training loop sums small tensors many times); None when it is not short.
+
+    A cumsum starts from the first term where torch starts from +0: the two can differ only in
+    the sign of a zero result, which the final `+ 0` settles as torch has it.
+    """
+    size = x.shape[0]
+    vectors = size // lanes
+    accumulate = np.add.accumulate  # the ufunc method: cumsum without numpy's wrapper
+    if vectors == 0:  # scalar row_sum: 4 partial sums, the tail into the first
+        if size < ILP:
+            order = x
+        else:
+            order = x[[0, *range(ILP, size), *range(1, ILP)]]
+        return accumulate(order)[-1] + 0  # type: ignore[no-any-return]
+    size_ilp = vectors // ILP
+    if size_ilp >= 16:
+        return None
+    rows = x[:vectors * lanes].reshape(vectors, lanes)
+    if size_ilp:
+        partials = accumulate(rows[:size_ilp * ILP].reshape(size_ilp, ILP, lanes))[-1]
+        rows = np.concatenate((partials[:1], rows[size_ilp * ILP:], partials[1:]))
+    first = accumulate(rows)[-1]
+    return accumulate(np.concatenate((x[vectors * lanes:], first)))[-1] + 0  # type: ignore
+
+
+def _inner_vectorized(block: np.ndarray, lanes: int) -> np.ndarray:
+    """vectorized_inner_sum: block (size0, columns), each column contiguous."""
+    size0 = block.shape[0]
+    vec_size = size0 // lanes
+    vectors = block[:vec_size * lanes].reshape(vec_size, lanes, *block.shape[1:])
+    partials = _row_sum(vectors)
+    final = _sequential(np.zeros(block.shape[1:], dtype=block.dtype), block[vec_size * lanes:])
+    return _sequential(final, partials)
+
+
+def _outer_vectorized(block: np.ndarray, lanes: int) -> np.ndarray:
+    """vectorized_outer_sum: columns in groups of 4*lanes (cascade), of lanes and single ones."""
+    columns = block.shape[1]
+    result = np.empty(block.shape[1:], dtype=block.dtype)
+    wide = (columns // (ILP * lanes)) * ILP * lanes
+    if wide:
+        result[:wide] = _multi_row_sum(block[:, :wide])
+    narrow = wide + ((columns - wide) // lanes) * lanes
+    if narrow > wide:
+        result[wide:narrow] = _row_sum(block[:, wide:narrow])
+    if columns > narrow:
+        result[narrow:] = _row_sum(block[:, narrow:])
+    return result
+
+
+def _outer_scalar(block: np.ndarray) -> np.ndarray:
+    columns = block.shape[1]
+    result = np.empty(block.shape[1:], dtype=block.dtype)
+    grouped = (columns // ILP) * ILP
+    if grouped:
+        result[:grouped] = _multi_row_sum(block[:, :grouped])
+    if columns > grouped:
+        result[grouped:] = _row_sum(block[:, grouped:])
+    return result
+
+
+def _loop2d(block: np.ndarray, out: np.ndarray, out_base: Any, in0: int, in1: int, out0: int,
+            out1: int, lanes: int) -> None:
+    """cascade_sum's loop body on a 2-D block (size0, size1) of the iteration; trailing axes
+    of `block` (and of `out_base`) are further outer positions, each with outputs of its own."""
+    if out0 != 0 and out1 == 0:  # move the reduction to the first dim
+        block, in0, in1, out0, out1 = np.swapaxes(block, 0, 1), in1, in0, out1, out0
+    size0, size1 = block.shape[:2]
+    extra = (1,) * (block.ndim - 2)
+    if out0 != 0 and out1 != 0:  # not a reduction: out += in, elementwise
+        positions = (out_base + np.arange(size0).reshape(-1, 1, *extra) * out0
+                     + np.arange(size1).reshape(1, -1, *extra) * out1)
+        out[positions] = out[positions] + block
+        return
+    if in0 == 1 and size0 >= lanes:
+        sums = _inner_vectorized(block, lanes)
+    elif in1 == 1 and size1 >= lanes:
+        sums = _outer_vectorized(block, lanes)
+    elif in0 < in1:
+        sums = _row_sum(block)
+    else:
+        sums = _outer_scalar(block)
+    if out1 == 0:
+        out[out_base] = _sequential(out[out_base], sums)
+    else:
+        targets = out_base + np.arange(size1).reshape(-1, *extra) * out1
+        out[targets] = out[targets] + sums
+
+
+def _iteration_order(shape: list[int], strides: list[list[int]]) -> list[int]:
+    """TensorIterator's reorder_dimensions: fastest dims first, reduced dims to the front."""
+    ndim = len(shape)
+
+    def should_swap(d0: int, d1: int) -> int:
+        for operand, operand_strides in enumerate(strides):
+            s0, s1 = operand_strides[d0], operand_strides[d1]
+            if operand == 0 and (s0 == 0) != (s1 == 0):  # the output: reduced dims first
+                return 1 if s1 == 0 else -1
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(reversed(range(ndim)))
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    return perm
+
+
+def _coalesce(shape: list[int], strides: list[list[int]]) -> tuple[list[int], list[list[int]]]:
+    """TensorIterator's coalesce_dimensions on dims already in iteration order."""
+    shape = list(shape)
+    strides = [list(s) for s in strides]
+    prev = 0
+    for dim in range(1, len(shape)):
+        if shape[prev] == 1 or shape[dim] == 1 or all(
+                shape[prev] * s[prev] == s[dim] for s in strides):
+            if shape[prev] == 1:
+                for s in strides:
+                    s[prev] = s[dim]
+            shape[prev] *= shape[dim]
+        else:
+            prev += 1
+            if prev != dim:
+                for s in strides:
+                    s[prev] = s[dim]
+                shape[prev] = shape[dim]
+    return shape[:prev + 1], [s[:prev + 1] for s in strides]
+
+
+def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = False) -> np.ndarray:
+    """np.sum(a, dims) in the order of PyTorch's CPU float sum, bit for bit (one thread)."""
+    ndim = a.ndim
+    if a.size and a.flags.c_contiguous and (dims is None or all(
+            size == 1 or d in dims for d, size in enumerate(a.shape))):
+        # everything is summed into one value (the common case): set up quickly
+        total = _small_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
+        if total is not None:
+            if keepdim:
+                result_shape: tuple[int, ...] = (1,) * ndim
+            else:
+                result_shape = () if dims is None else tuple(
+                    size for d, size in enumerate(a.shape) if d not in dims)
+            return np.asarray(total, dtype=a.dtype).reshape(result_shape)
+    reduced = [dims is None or d in dims for d in range(ndim)]
+    out_shape = tuple(1 if reduced[d] else a.shape[d] for d in range(ndim))
+    out = np.zeros(max(1, math.prod(out_shape)), dtype=a.dtype)
+    if a.size and ndim == 0:
+        out[0] = out[0] + a
+    elif a.size:
+        lanes = VECTOR_BYTES // a.dtype.itemsize
+        in_strides = [s // a.itemsize for s in a.strides]
+        out_strides = [0 if reduced[d] else int(np.prod(out_shape[d + 1:])) for d in range(ndim)]
+        perm = _iteration_order(list(a.shape), [out_strides, in_strides])
+        shape, (outs, ins) = _coalesce(
+            [a.shape[d] for d in perm],
+            [[out_strides[d] for d in perm], [in_strides[d] for d in perm]])
+        while len(shape) < 2:
+            shape, outs, ins = shape + [1], outs + [0], ins + [0]
+        view = np.lib.stride_tricks.as_strided(
+            a, shape=tuple(reversed(shape)), strides=tuple(s * a.itemsize for s in reversed(ins)),
+            writeable=False)
+        outer = shape[2:]
+        if all(outs[2:]):  # every outer position has outputs of its own: all at once
+            bases = np.zeros(tuple(outer), dtype=np.int64)
+            for axis, (size, stride) in enumerate(zip(outer, outs[2:], strict=True)):
+                bases = bases + (np.arange(size) * stride).reshape(
+                    (1,) * axis + (size,) + (1,) * (len(outer) - axis - 1))
+            _loop2d(view.T, out, bases, ins[0], ins[1], outs[0], outs[1], lanes)
+        else:
+            for position in np.ndindex(*reversed(outer)):
+                out_base = sum(i * s for i, s in zip(reversed(position), outs[2:], strict=True))
+                _loop2d(view[position].T, out, out_base, ins[0], ins[1], outs[0], outs[1],
+                        lanes)
+    result = out.reshape(out_shape)
+    if keepdim:
+        return result
+    return result.reshape(tuple(a.shape[d] for d in range(ndim) if not reduced[d]))
+
+
+def torch_sum(a: np.ndarray, dims: tuple[int, ...] | None = None,
+              keepdims: bool = False) -> np.ndarray:
+    """`np.sum` with PyTorch's rounding: the cascade order for float32/float64 (integers are
+    exact in any order)."""
+    if a.dtype == np.float32 or a.dtype == np.float64:
+        return cascade_sum(a, dims, keepdims)
+    return np.asarray(np.sum(a, axis=dims, keepdims=keepdims))
+
+
+# --- SLEEF expf, vec::reduce_all, softmax, sigmoid -----------------------------------------------
+
+_R_LN2 = np.float32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_L2U = np.float32(0.693145751953125)
+_L2L = np.float32(1.428606765330187045e-06)
+_EXP_POLY = (0.00139304355252534151077271, 0.00833336077630519866943359,
+             0.0416664853692054748535156, 0.166666671633720397949219, 0.5)
+REDUCE_LANES = 16  # Vectorized<float> in the AVX512 build of the softmax kernel
+SIGMOID_CHUNK = 32  # cpu_kernel_vec: 2 vectors of 16 per step; the rest goes the scalar way
+
+
+def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """float32 a * b + c with one rounding (the float64 product of two floats is exact)."""
+    return (a.astype(np.float64) * b + c).astype(np.float32)  # type: ignore[no-any-return]
+
+
+def sleef_expf(d: np.ndarray) -> np.ndarray:
+    """SLEEF's xexpf (u10) with FMA, as ATen's Vectorized<float>::exp computes it."""
+    d = np.asarray(d, dtype=np.float32)
+    q = np.rint(d * _R_LN2).astype(np.int32)
+    qf = q.astype(np.float32)
+    s = _fma(qf, np.float32(-_L2U), d)
+    s = _fma(qf, np.float32(-_L2L), s)
+    u = np.full(d.shape, np.float32(0.000198527617612853646278381))
+    for coefficient in _EXP_POLY:
+        u = _fma(u, s, np.float32(coefficient))
+    u = np.float32(1) + _fma(s * s, u, s)
+    half = q >> 1
+    u = u * np.ldexp(np.float32(1), half).astype(np.float32) * np.ldexp(
+        np.float32(1), q - half).astype(np.float32)
+    u = np.where(d < np.float32(-104), np.float32(0), u)
+    return np.where(np.float32(100) < d, np.float32(np.inf), u).astype(np.float32)
+
+
+def reduce_all_sum(rows: np.ndarray) -> np.ndarray:
+    """vec::reduce_all(+) along the last axis: lane-wise vector sums, then a halving tree;
+    rows shorter than a vector are summed left to right."""
+    size = rows.shape[-1]
+    lanes = REDUCE_LANES
+    if size < lanes:
+        total = rows[..., 0]
+        for k in range(1, size):
+            total = total + rows[..., k]
+        return total
+    acc = rows[..., :lanes].copy()
+    full = size - size % lanes
+    for start in range(lanes, full, lanes):
+        acc = acc + rows[..., start:start + lanes]
+    if size > full:
+        acc[..., :size - full] = acc[..., :size - full] + rows[..., full:]
+    while acc.shape[-1] > 1:
+        half = acc.shape[-1] // 2
+        acc = acc[..., :half] + acc[..., half:]
+    return acc[..., 0]
+
+
+def softmax_lastdim(a: np.ndarray, log: bool) -> np.ndarray:
+    """_vec_softmax_lastdim / _vec_log_softmax_lastdim for float32 rows."""
+    top = a.max(axis=-1, keepdims=True)
+    shifted = a - top
+    total = reduce_all_sum(sleef_expf(shifted))[..., None]
+    if log:  # SLEEF's logf is not emulated: a float64 log rounded once
+        return shifted - np.log(total.astype(np.float64)).astype(np.float32)  # type: ignore
+    return sleef_expf(shifted) * (np.float32(1) / total)  # type: ignore[no-any-return]
+
+
+def sigmoid(a: np.ndarray) -> np.ndarray:
+    """ATen's sigmoid: 1 / (1 + exp(-x)); full chunks of 32 elements (C order; torch walks a
+    transposed tensor in memory order) with SLEEF's exp, the rest with the C library's expf
+    (a float64 exp rounded once here)."""
+    one = np.ones((), dtype=a.dtype)
+    if a.dtype != np.float32:
+        return one / (one + np.exp(-a))  # type: ignore[no-any-return]
+    flat = a.reshape(-1)
+    vector = (flat.size // SIGMOID_CHUNK) * SIGMOID_CHUNK
+    out = np.empty_like(flat)
+    out[:vector] = one / (one + sleef_expf(np.float32(0) - flat[:vector]))
+    out[vector:] = one / (one + np.exp(-flat[vector:].astype(np.float64)).astype(np.float32))
+    return out.reshape(a.shape)

@@ -1,0 +1,43 @@
+"""Programs of the oracle's families that nobody showed us, checked against real PyTorch 2.13.
+
+tests/oracle_extra/NAME.json is what ../shared/oracle/torch_oracle.py recorded when real PyTorch
+ran tests/oracle_extra/NAME.expr; each case runs through the CLI in-process and must give the
+same stdout, error (type and line) and tensors (the oracle's `check` rules). No torch needed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT, differences, load_json
+
+EXTRA = ROOT / "tests" / "oracle_extra"
+CASES = sorted(p.stem for p in EXTRA.glob("*.expr"))
+
+
+def test_every_case_has_its_pytorch_result() -> None:
+    assert len(CASES) >= 80, "the extra oracle corpus went missing"
+    for name in CASES:
+        assert (EXTRA / f"{name}.json").exists(), f"{name}: no PyTorch result"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case_matches_pytorch(name: str, cli: Any) -> None:
+    result = cli("run", str(EXTRA / f"{name}.expr"), "--json")
+    actual = json.loads(result.stdout)
+    expected = load_json(EXTRA / f"{name}.json")
+    assert differences(expected, actual) == []
+    assert result.exit_code == (0 if expected["error"] is None else 1)
+
+
+def test_cases_are_written_like_the_oracle_families() -> None:
+    families = ("seed_", "tut_", "err_", "bcast_", "higher_order_", "hooks_", "detach_",
+                "nograd_", "optim_", "dtype_", "matrix_", "reduce_", "softmax_", "index_",
+                "cat_", "stack_", "maxmin_", "clamp_", "edge_")
+    for name in CASES:
+        assert name.startswith(families), name
+        assert Path(EXTRA / f"{name}.expr").read_text(encoding="utf-8").startswith("# "), name
