@@ -53,6 +53,9 @@ class Fanout:
         handlers = tuple(getattr(o, event) for o in self.observers if hasattr(o, event))
         if not handlers:
             raise AttributeError(event)
+        if len(handlers) == 1:  # called on every op: no wrapper around a single handler
+            setattr(self, event, handlers[0])
+            return handlers[0]
 
         def fan_out(*args: Any) -> None:
             for handler in handlers:
