@@ -13,7 +13,7 @@ Every limit has a command-line option that raises it, named after the field (`ma
     max_list_len            10_000_000    --max-list-len         items of a list or tuple
     max_tensor_elements     100_000_000   --max-elements         elements of a tensor (engine)
     max_total_tensor_bytes  1 GiB         --max-memory           bytes of tensors (engine)
-    max_graph_nodes         1_000_000     --max-graph-nodes      autograd graph nodes (engine)
+    max_graph_nodes         5_000_000     --max-graph-nodes      nodes one backward walks (engine)
     max_source_bytes        1_000_000     --max-source-bytes     size of the program file
     max_nesting_depth       200           --max-nesting-depth    nesting of the syntax
     max_output_bytes        10_000_000    --max-output-bytes     bytes the program prints
@@ -52,7 +52,7 @@ class Limits:
     max_list_len: int = 10_000_000
     max_tensor_elements: int = 100_000_000
     max_total_tensor_bytes: int = 1 << 30
-    max_graph_nodes: int = 1_000_000
+    max_graph_nodes: int = 5_000_000
     max_source_bytes: int = 1_000_000
     max_nesting_depth: int = 200
     max_output_bytes: int = 10_000_000

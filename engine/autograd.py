@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engine import grad_mode, recording
+from engine import budget, grad_mode, recording
 
 if TYPE_CHECKING:
     from engine.tensor import Tensor, prepare_operands
@@ -619,6 +619,7 @@ def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
             else:
                 dependencies[child] = 1
                 stack.append(child)
+    budget.check_graph_nodes(len(dependencies))
     if targets is None:
         return dependencies, None
     # A node is needed when it is a target or one of its children is needed: settle it in

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-limits = {"max_elements": 100_000_000, "max_bytes": 1 << 30}
+limits = {"max_elements": 100_000_000, "max_bytes": 1 << 30, "max_graph_nodes": 5_000_000}
 _LARGE = 1 << 20  # allocations from this size on are checked against the total budget
 _baseline: list[int] = []
 
@@ -19,6 +19,13 @@ class LimitError(RuntimeError):
     def __init__(self, message: str, option: str) -> None:
         super().__init__(f"{message} (limit: raise it with {option})")
         self.option = option
+
+
+def check_graph_nodes(count: int) -> None:
+    """A backward pass walks at most max_graph_nodes nodes (checked before it runs any)."""
+    if count > limits["max_graph_nodes"]:
+        raise LimitError(f"the graph to backpropagate through has {count} nodes, more than the "
+                         f"limit of {limits['max_graph_nodes']} nodes", "--max-graph-nodes")
 
 
 def check_shape(shape: Sequence[int], itemsize: int) -> None:

@@ -263,3 +263,14 @@ def test_simple_command_lines_without_typer_do_what_typer_does(cli: Any, tmp_pat
     assert run_agraph("render", str(tmp_path / "good.expr"), "--format", "dot", "-o",
                       str(out)).returncode == 0
     assert out.read_text() == cli("render", str(tmp_path / "good.expr"), "-f", "dot").stdout
+
+
+def test_graph_node_limit_names_its_option(cli: Any, tmp_path: Path) -> None:
+    program = ("import torch\nx = torch.tensor(1.0, requires_grad=True)\ny = x\n"
+               "for i in range(50):\n    y = y * 1.0\ny.backward()\n")
+    path = write(tmp_path, program)
+    limited = cli("run", path, "--max-graph-nodes", "20")
+    assert limited.exit_code == 1
+    assert ":6:1: LimitError: the graph to backpropagate through has 51 nodes" in limited.stderr
+    assert "--max-graph-nodes" in limited.stderr
+    assert cli("run", path).exit_code == 0
