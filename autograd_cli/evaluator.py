@@ -194,6 +194,7 @@ class Interpreter:
         self.globals: dict[str, Any] = {}
         self.scope = Scope(self.globals, None, ())
         self.node: ast.AST | None = None
+        self.imported_names: frozenset[str] = frozenset()
         self.steps = 0
         self.next_check = 0
         self.deadline = time.monotonic() + limits.max_seconds
@@ -232,6 +233,7 @@ class Interpreter:
 
     def run(self, tree: ast.Module) -> ScriptError | None:
         self.deadline = time.monotonic() + self.limits.max_seconds
+        self.imported_names = module_imports(tree)
         try:
             self.execute_block(tree.body)
         except ScriptError as error:
@@ -287,7 +289,7 @@ class Interpreter:
 
     def _located(self, exc: BaseException) -> ScriptError:
         """A Python exception raised while evaluating `self.node`, as the program's error."""
-        position = node_position(self.node)
+        position = python_position(self.node, self.imported_names)
         if isinstance(exc, LimitExceeded):
             return limit_error(exc.field, exc.what, *position)
         message = str(exc)
@@ -978,6 +980,45 @@ def _assigned_names(function: ast.FunctionDef | ast.Lambda) -> frozenset[str]:
             continue
         stack.extend(ast.iter_child_nodes(node))
     return frozenset(names)
+
+
+def module_imports(tree: ast.Module) -> frozenset[str]:
+    """Names an import binds in the module's own scope (not inside a function)."""
+    names: set[str] = set()
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return frozenset(names)
+
+
+def python_position(node: ast.AST | None, imported: frozenset[str] = frozenset()
+                    ) -> tuple[int | None, int | None, int | None]:
+    """Where CPython 3.11's traceback puts an error raised by `node`.
+
+    It is the node's start, except that an attribute read, and a call of a method
+    (`x.view(4)`, not a call of a module function such as `torch.mm(...)`, whose object is an
+    imported name), belong to the line of the attribute's name: in a chain split over lines
+    the failing `.view(4)` is reported on its own line.
+    """
+    attribute = None
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        attribute = node
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+          and not (isinstance(node.func.value, ast.Name) and node.func.value.id in imported)
+          and not any(isinstance(arg, ast.Starred) for arg in node.args)
+          and all(keyword.arg is not None for keyword in node.keywords)):
+        attribute = node.func
+    position = node_position(node)
+    if attribute is None or attribute.end_lineno in (None, position[0]):
+        return position
+    end_col = attribute.end_col_offset
+    start = None if end_col is None else end_col - len(attribute.attr) + 1
+    return (attribute.end_lineno, start, None if end_col is None else end_col + 1)
 
 
 def node_position(node: ast.AST | None) -> tuple[int | None, int | None, int | None]:

@@ -32,7 +32,9 @@ _TORCH_FUNCTIONS = """
     addmm bmm sum mean prod max min maximum minimum argmax argmin softmax log_softmax norm cat stack
     reshape squeeze unsqueeze t transpose permute flatten select split chunk unbind clone
     eq ne lt le gt ge logical_and logical_or logical_not isnan isinf equal allclose where
-    floor_divide remainder
+    floor_divide remainder any all
+    var std logsumexp cumsum amax amin gather index_select masked_fill sort argsort topk log1p
+    expm1 floor ceil trunc round
 """.split()
 
 OUT_WITH_GRAD = ("{name}(): functions with out=... arguments don't support automatic "

@@ -506,7 +506,9 @@ def _default_grads(outputs: Sequence[Tensor], grads: Sequence[Any] | None,
             if not output.dtype.is_floating_point:
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs "
                                    f"but got {output.dtype}")
-            grad = Tensor._wrap(np.ones(output.shape_tuple, dtype=output.array.dtype))
+            ones = np.empty(output.shape_tuple, dtype=output.array.dtype)
+            ones.fill(1)  # np.ones, without its Python-level wrapper (once per backward)
+            grad = Tensor._wrap(ones)
         elif not isinstance(grad, Tensor):
             grad = Tensor._wrap(np.asarray(grad, dtype=output.array.dtype))
         elif grad.shape_tuple != output.shape_tuple:
@@ -568,3 +570,27 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     if not create_graph:
         results = [None if r is None else r.detach() for r in results]
     return tuple(results)
+
+
+# torch functions beyond the first set (statistics, selection, roundings), re-exported here so
+# that they are tensor methods as well
+from engine.functional_extra import (  # noqa: E402,F401
+    amax,
+    amin,
+    argsort,
+    ceil,
+    cumsum,
+    expm1,
+    floor,
+    gather,
+    index_select,
+    log1p,
+    logsumexp,
+    masked_fill,
+    round,
+    sort,
+    std,
+    topk,
+    trunc,
+    var,
+)

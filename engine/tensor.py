@@ -81,7 +81,10 @@ class Tensor:
         element_size nelement norm square reciprocal rsqrt sign
         maximum minimum where eq ne lt le gt ge equal allclose isnan isinf
         any all unbind split chunk contiguous is_contiguous
-        true_divide floor_divide remainder
+        true_divide floor_divide remainder logical_not
+        var std logsumexp cumsum amax amin gather index_select masked_fill masked_fill_ sort
+        argsort topk log1p expm1 floor ceil trunc round log1p_ expm1_ floor_ ceil_ trunc_
+        round_ cumsum_
         """.split())
     SETTABLE_ATTRS = frozenset({"requires_grad", "data", "grad"})
 
@@ -505,17 +508,18 @@ class Tensor:
     def __abs__(self) -> Tensor:
         return F.abs(self)
 
+    # `t -= x` is `t.sub_(x)`, called directly rather than through __getattr__ (training loops)
     def __iadd__(self, other: Any) -> Tensor:
-        return self.add_(other)
+        return self.assign_inplace(F.add(self, other))
 
     def __isub__(self, other: Any) -> Tensor:
-        return self.sub_(other)
+        return self.assign_inplace(F.sub(self, other))
 
     def __imul__(self, other: Any) -> Tensor:
-        return self.mul_(other)
+        return self.assign_inplace(F.mul(self, other))
 
     def __itruediv__(self, other: Any) -> Tensor:
-        return self.div_(other)
+        return self.assign_inplace(F.div(self, other))
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return F.eq(self, other)
@@ -593,7 +597,8 @@ class Tensor:
         """
         self.check_inplace()
         array = self.array
-        if not np.can_cast(result.array.dtype, array.dtype, casting="same_kind") and not (
+        if result.array.dtype != array.dtype and not np.can_cast(
+                result.array.dtype, array.dtype, casting="same_kind") and not (
                 array.dtype.kind == "f" and result.array.dtype.kind in "iub"):
             raise RuntimeError(f"result type {_type_word(result.array.dtype)} can't be cast to "
                                f"the desired output type {_type_word(array.dtype)}")

@@ -25,7 +25,17 @@ import engine.ops
 from engine import functional as F
 from engine import nn
 from engine.autograd import Function
-from engine.ops import arith, index, linalg, loss, pointwise, reduce, shape
+from engine.ops import (
+    arith,
+    index,
+    linalg,
+    loss,
+    pointwise,
+    reduce,
+    selection,
+    shape,
+    statistics,
+)
 from engine.tensor import Tensor
 
 Shapes = Callable[[Any], list[tuple[int, ...]]]
@@ -160,6 +170,36 @@ CHECKS: list[Check] = [
       name="cross_entropy_none"),
     C(loss.SmoothL1Loss, lambda a, b: nn.smooth_l1_loss(a, b, beta=0.5), same(2)),
     C(loss.HuberLoss, lambda a, b: nn.huber_loss(a, b, delta=0.5, reduction="sum"), same(2)),
+    C(statistics.Var, lambda a: F.var(a, dim=-1), fixed((3, 4))),
+    C(statistics.Var, lambda a: F.var(a, unbiased=False), fixed((2, 3)), name="var_all"),
+    C(statistics.Std, lambda a: F.std(a, dim=0, keepdim=True), fixed((4, 2)), distinct=True),
+    C(statistics.Logsumexp, lambda a: F.logsumexp(a, dim=-1), one(1)),
+    C(statistics.Cumsum, lambda a: F.cumsum(a, 0), one(1)),
+    C(statistics.ReversedCumsum, lambda g: statistics.ReversedCumsum.apply(g, dim=0), one(1)),
+    C(statistics.Amax, lambda a: F.amax(a, dim=-1), one(1), distinct=True),
+    C(statistics.Amin, lambda a: F.amin(a), one(1), distinct=True),
+    C(selection.Gather, lambda a: F.gather(a, 1, Tensor._wrap(np.array([[2, 0], [1, 1]]))),
+      fixed((3, 4))),
+    C(selection.ScatterAdd, lambda g: selection.ScatterAdd.apply(
+        g, dim=0, index=np.array([[0, 2], [2, 1]]), shape=(3, 2)), fixed((2, 2))),
+    C(selection.IndexSelect,
+      lambda a: F.index_select(a, 0, Tensor._wrap(np.array([2, 0, 2]))), fixed((3, 2))),
+    C(selection.IndexAdd, lambda g: selection.IndexAdd.apply(
+        g, dim=0, index=np.array([1, 1, 0]), shape=(2, 2)), fixed((3, 2))),
+    C(selection.MaskedFill, lambda a: F.masked_fill(a, a > 0, 0.5) * a, one(), avoid=(0.0,)),
+    C(selection.MaskedFill, lambda a, v: F.masked_fill(
+        a, Tensor._wrap(np.array([True, False, True])), v), fixed((3,), ()),
+      name="masked_fill_tensor"),
+    C(selection.SortValues, lambda a: F.sort(a, dim=-1, descending=True).values * a,
+      one(1), distinct=True),
+    C(selection.TopkValues, lambda a: F.topk(a, 1, dim=0).values, one(1), distinct=True),
+    C(pointwise.Log1p, lambda a: a.log1p(), one(), low=-0.5, high=2.0),
+    C(pointwise.Expm1, lambda a: a.expm1(), one()),
+    C(pointwise.Floor, lambda a: a.floor() * a, one(), avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)),
+    C(pointwise.Ceil, lambda a: a.ceil() * a, one(), avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)),
+    C(pointwise.Round, lambda a: a.round() * a, one(), avoid=(-1.5, -0.5, 0.5, 1.5)),
+    C(pointwise.RoundDecimals, lambda a: F.round(a, decimals=1) + a, one()),
+    C(pointwise.Trunc, lambda a: a.trunc() * a, one(), avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)),
     C(pointwise.Exp, lambda a: a.exp(), one()),
     C(pointwise.Log, lambda a: a.log(), one(), low=0.3, high=3.0),
     C(pointwise.Sqrt, lambda a: a.sqrt(), one(), low=0.3, high=3.0),

@@ -143,21 +143,67 @@ class NllLoss(Function):
         self.weights = weights
         if reduction == "none":
             return losses
+        picked = np.take_along_axis(x, index, axis=axis).squeeze(axis)
+        if x.ndim == 2 and x.dtype.kind == "f":
+            total_loss, self.total = _nll_cascade(picked, None if weight is None else weights,
+                                                  valid)
+        else:
+            total_loss, self.total = torch_sum(losses), torch_sum(weights)
         if reduction == "sum":
-            return np.asarray(torch_sum(losses), dtype=x.dtype)
-        self.total = torch_sum(weights)
-        return np.asarray(torch_sum(losses) / self.total, dtype=x.dtype)
+            return np.asarray(total_loss, dtype=x.dtype)
+        return np.asarray(total_loss / self.total, dtype=x.dtype)
 
     def backward(self, grad, inputs, output):
-        coefficients = 0 - self.weights  # +0 (not -0) where a target is ignored, as in PyTorch
-        if self.reduction == "mean":
-            coefficients = coefficients / self.total
+        """PyTorch's nll_loss_backward: w * -(grad / total) at each target (mean), w * -grad
+        (sum), -w * grad per sample (none); zero where a target is ignored."""
+        if self.reduction == "none":
+            coefficients = 0 - self.weights  # +0 (not -0) where a target is ignored
+            grad = grad.unsqueeze(self.axis)
+        else:
+            coefficients = self.weights
+            grad = -(grad / float(self.total)) if self.reduction == "mean" else -grad
         spread = np.zeros(self.shape, dtype=self.weights.dtype)
         np.put_along_axis(spread, self.index, np.expand_dims(coefficients, self.axis),
                           axis=self.axis)
-        if self.reduction == "none":
-            grad = grad.unsqueeze(self.axis)
         return (grad * _constant(spread),)
+
+
+def _nll_cascade(picked: np.ndarray, weights: np.ndarray | None, valid: np.ndarray
+                 ) -> tuple[Any, Any]:
+    """nll_loss's own cascade sum over a batch (LossNLL.cpp): -x*w into 8 levels of partial
+    sums, a level flushed upwards whenever the batch index is a multiple of its chunk; the
+    total weight is the count of targets kept, or the weights summed the same way."""
+    dtype = picked.dtype.type
+    size, levels = picked.shape[0], 8
+    power = max(4, (1 if size <= 2 else (size - 1).bit_length()) // levels)
+    mask = (1 << power) - 1
+    loss = [dtype(0)] * levels
+    weight_sums = [dtype(0)] * levels
+    ignored = 0
+    for b in range(size):
+        if not valid[b]:
+            ignored += 1
+            continue
+        if weights is None:
+            loss[0] = dtype(loss[0] - picked[b])
+        else:
+            loss[0] = dtype(loss[0] - dtype(picked[b] * weights[b]))
+            weight_sums[0] = dtype(weight_sums[0] + weights[b])
+        for j in range(levels - 1):
+            if b & (mask << (j * power)):
+                break
+            loss[j + 1] = dtype(loss[j + 1] + loss[j])
+            weight_sums[j + 1] = dtype(weight_sums[j + 1] + weight_sums[j])
+            loss[j], weight_sums[j] = dtype(0), dtype(0)
+    total_loss = dtype(0)
+    for part in loss:
+        total_loss = dtype(total_loss + part)
+    if weights is None:
+        return total_loss, dtype(size - ignored)
+    total_weight = dtype(0)
+    for part in weight_sums:
+        total_weight = dtype(total_weight + part)
+    return total_loss, total_weight
 
 
 class SmoothL1Loss(Function):

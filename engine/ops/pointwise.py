@@ -302,3 +302,62 @@ class ClampMin(Clamp):
 
 class ClampMax(Clamp):
     grad_fn_name = "ClampMaxBackward0"
+
+
+class Log1p(Function):
+    grad_fn_name = "Log1PBackward0"
+    saves = (0,)
+
+    def forward(self, a):
+        return _rounded(np.log1p, a)
+
+    def backward(self, grad, inputs, output):
+        return (grad / (inputs[0] + 1),)
+
+
+class Expm1(Function):
+    grad_fn_name = "Expm1Backward0"
+    saves_output = True
+
+    def forward(self, a):
+        return _rounded(np.expm1, a)
+
+    def backward(self, grad, inputs, output):
+        return (grad * (output + 1),)
+
+
+class Floor(Function):
+    """floor / ceil / round / trunc: steps, so the gradient is zero wherever it exists."""
+
+    grad_fn_name = "FloorBackward0"
+    rounding = staticmethod(np.floor)
+
+    def forward(self, a, decimals=0):
+        if a.dtype.kind in "biu":
+            return a.copy()
+        if decimals:  # torch: nearbyint(x * 10^d) / 10^d
+            scale = np.asarray(10.0 ** decimals, dtype=a.dtype)
+            return self.rounding(a * scale) / scale
+        return self.rounding(a)
+
+    def backward(self, grad, inputs, output):
+        return (_zeros_like(grad),)
+
+
+class Ceil(Floor):
+    grad_fn_name = "CeilBackward0"
+    rounding = staticmethod(np.ceil)
+
+
+class Round(Floor):
+    grad_fn_name = "RoundBackward0"
+    rounding = staticmethod(np.rint)  # halves to even, as torch.round
+
+
+class RoundDecimals(Round):
+    grad_fn_name = "RoundBackward1"
+
+
+class Trunc(Floor):
+    grad_fn_name = "TruncBackward0"
+    rounding = staticmethod(np.trunc)

@@ -547,6 +547,9 @@ def _zeros_like(tensor: Tensor) -> Tensor:
 class Zero(Fill):
     grad_fn_name = "ZeroBackward0"
 
+    def forward(self, a: np.ndarray, value: Any) -> np.ndarray:
+        return np.zeros(a.shape, dtype=a.dtype)  # np.zeros is cheaper than np.full
+
 
 class FillTensor(Function):
     """`t.fill_(tensor)` (and `t[...] = number`): the 0-dim value's gradient is the sum."""

@@ -1,0 +1,144 @@
+"""Picking elements by index or mask: gather, index_select, masked_fill, topk and sort.
+
+Each scatters its gradient back to the positions it read (adding where one position was read
+more than once); masked_fill passes no gradient to the filled positions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.autograd import Function
+from engine.tensor import Tensor
+
+
+class Gather(Function):
+    """out[i][j] = a[index[i][j]][j] (dim 0) and so on."""
+
+    grad_fn_name = "GatherBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, a, dim, index):
+        self.dim, self.index, self.input_shape = dim, index, a.shape
+        if index.shape != a.shape:  # an index smaller than `a` reads the block it covers
+            a = a[tuple(slice(None) if axis == dim else slice(0, size)
+                        for axis, size in enumerate(index.shape))]
+        return np.take_along_axis(a, index, axis=dim)
+
+    def backward(self, grad, inputs, output):
+        return (ScatterAdd.apply(grad, dim=self.dim, index=self.index, shape=self.input_shape),)
+
+
+class ScatterAdd(Function):
+    """Gather's derivative: the gradients added into a zero tensor at the gathered positions."""
+
+    grad_fn_name = "ScatterAddBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, grad, dim, index, shape):
+        self.dim, self.index = dim, index
+        out = np.zeros(shape, dtype=grad.dtype)
+        positions = list(np.indices(index.shape, sparse=True))
+        positions[dim] = index
+        np.add.at(out, tuple(positions), grad)
+        return out
+
+    def backward(self, gg, inputs, output):
+        return (Gather.apply(gg, dim=self.dim, index=self.index),)
+
+
+class IndexSelect(Function):
+    """The slices of `a` along `dim` at the positions in a 1-D index."""
+
+    grad_fn_name = "IndexSelectBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, a, dim, index):
+        self.dim, self.index, self.input_shape = dim, index, a.shape
+        return np.take(a, index, axis=dim)
+
+    def backward(self, grad, inputs, output):
+        return (IndexAdd.apply(grad, dim=self.dim, index=self.index, shape=self.input_shape),)
+
+
+class IndexAdd(Function):
+    """IndexSelect's derivative: slices added back at their positions."""
+
+    grad_fn_name = "IndexAddBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, grad, dim, index, shape):
+        self.dim, self.index = dim, index
+        out = np.zeros(shape, dtype=grad.dtype)
+        np.add.at(np.moveaxis(out, dim, 0), index, np.moveaxis(grad, dim, 0))
+        return out
+
+    def backward(self, gg, inputs, output):
+        return (IndexSelect.apply(gg, dim=self.dim, index=self.index),)
+
+
+class MaskedFill(Function):
+    """`value` where the mask is set; the gradient flows only where it is not."""
+
+    grad_fn_name = "MaskedFillBackward0"
+
+    def forward(self, a, value, mask):
+        self.mask = mask
+        fill = value if isinstance(value, np.ndarray) else np.asarray(value)
+        if fill.dtype.kind == "f" and a.dtype.kind in "biu":
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        return np.where(mask, fill.astype(a.dtype), a)
+
+    def backward(self, grad, inputs, output):
+        from engine.ops.pointwise import where
+
+        keep = where(self.mask, 0.0, grad) if self.needs[0] else None
+        filled = None
+        if len(self.needs) > 1 and self.needs[1]:
+            filled = where(self.mask, grad, 0.0).sum()
+        return keep, filled
+
+
+class SortValues(Function):
+    """The values of sort/topk: a[indices] along `dim`; the gradient goes back to `indices`."""
+
+    grad_fn_name = "SortBackward0"
+    saves_state = True
+    released_state = ("indices",)
+
+    def forward(self, a, dim, indices):
+        self.dim, self.indices, self.input_shape = dim, indices, a.shape
+        if a.ndim == 0:
+            return a.copy()
+        return np.take_along_axis(a, indices, axis=dim)
+
+    def backward(self, grad, inputs, output):
+        if not self.input_shape:
+            return (grad,)
+        return (ScatterAdd.apply(grad, dim=self.dim, index=self.indices,
+                                 shape=self.input_shape),)
+
+
+class TopkValues(SortValues):
+    grad_fn_name = "TopkBackward0"
+
+
+def sorted_indices(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Stable order along `dim` (ties keep their order, as torch's stable sort does); NaN is
+    the largest value, as in torch."""
+    if a.ndim == 0:
+        return np.zeros((), dtype=np.int64)
+    if descending:
+        # a stable descending order: sort the reversed array ascending by -a, then map back
+        keys = np.where(np.isnan(a), -np.inf, -a) if a.dtype.kind == "f" else -a.astype(
+            np.int64) if a.dtype.kind in "biu" else ~a
+        return np.argsort(keys, axis=dim, kind="stable").astype(np.int64)
+    return np.argsort(a, axis=dim, kind="stable").astype(np.int64)
+
+
+def values_of(tensor: Tensor, dim: int, indices: np.ndarray, topk: bool) -> Tensor:
+    return (TopkValues if topk else SortValues).apply(tensor, dim=dim, indices=indices)

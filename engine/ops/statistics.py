@@ -1,0 +1,148 @@
+"""Statistics over dims: var, std, logsumexp, cumsum, amax and amin, as PyTorch computes them.
+
+var/std accumulate in float64 (torch's CPU Welford runs in double for float tensors) and round
+once; cumsum adds in float64 and rounds each partial sum (torch's cumsum accumulates in double);
+amax/amin share the gradient evenly among tied extremes (unlike max(dim), which picks one).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.autograd import Function
+from engine.ops import shape as shape_ops
+from engine.ops.reduce import _restore
+from engine.tensor import Tensor
+
+
+def _count(shape: tuple[int, ...], dims: tuple[int, ...] | None) -> int:
+    return int(np.prod(shape)) if dims is None else int(np.prod([shape[d] for d in dims]))
+
+
+class Var(Function):
+    """sum((x - mean)^2) / (N - correction)."""
+
+    grad_fn_name = "VarBackward0"
+    saves = (0,)
+
+    def forward(self, a, dims=None, correction=1, keepdim=False):
+        self.dims, self.correction, self.keepdim, self.input_shape = dims, correction, keepdim, \
+            a.shape
+        wide = a.astype(np.float64)
+        mean = wide.mean(axis=dims, keepdims=True)
+        squares = ((wide - mean) ** 2).sum(axis=dims, keepdims=keepdim)
+        divisor = max(0, _count(a.shape, dims) - correction)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(squares / divisor).astype(a.dtype)
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        divisor = max(0, _count(self.input_shape, self.dims) - self.correction)
+        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
+        dims = tuple(range(a.ndim)) if self.dims is None else self.dims
+        centered = a - a.mean(dims, keepdim=True) if a.ndim else a - a
+        with np.errstate(divide="ignore"):
+            factor = 2.0 / divisor if divisor else float("inf")
+        return (grad * centered * factor,)
+
+
+class Std(Var):
+    """sqrt(var); its gradient is var's scaled by 1 / (2 std)."""
+
+    grad_fn_name = "StdBackward0"
+    saves = (0,)
+    saves_output = True
+
+    def forward(self, a, dims=None, correction=1, keepdim=False):
+        return np.sqrt(super().forward(a, dims, correction, keepdim))
+
+    def backward(self, grad, inputs, output):
+        return super().backward(grad / (output * 2), inputs, output)
+
+
+class Logsumexp(Function):
+    """log(sum(exp(x))) over dims, shifted by the max so that it does not overflow."""
+
+    grad_fn_name = "LogsumexpBackward0"
+    saves = (0,)
+    saves_output = True
+
+    def forward(self, a, dims, keepdim=False):
+        self.dims, self.keepdim, self.input_shape = dims, keepdim, a.shape
+        a = a if a.dtype.kind == "f" else a.astype(np.float32)
+        top = np.max(a, axis=dims, keepdims=True)
+        top = np.where(np.isinf(top), 0, top)
+        wide = np.exp((a - top).astype(np.float64)).sum(axis=dims, keepdims=True)
+        result = (np.log(wide) + top).astype(a.dtype)
+        return result if keepdim else np.squeeze(result, axis=dims)
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
+        result = _restore(output, self.input_shape, self.dims, self.keepdim)
+        return (grad * (a - result).exp(),)
+
+
+def _cumsum(a: np.ndarray, dim: int) -> np.ndarray:
+    if a.dtype.kind in "biu":
+        return np.cumsum(a.astype(np.int64), axis=dim)
+    if a.dtype == np.float32:
+        return np.cumsum(a.astype(np.float64), axis=dim).astype(np.float32)
+    return np.cumsum(a, axis=dim)
+
+
+class Cumsum(Function):
+    grad_fn_name = "CumsumBackward0"
+
+    def forward(self, a, dim):
+        self.dim = dim
+        return _cumsum(a, dim)
+
+    def backward(self, grad, inputs, output):
+        if grad.ndim == 0:
+            return (grad,)
+        return (ReversedCumsum.apply(grad, dim=self.dim),)
+
+
+class ReversedCumsum(Function):
+    """cumsum's derivative: at each position the sum of the gradients there and after it
+    (torch writes it grad.flip(dim).cumsum(dim).flip(dim); FlipBackward0 is its last node)."""
+
+    grad_fn_name = "FlipBackward0"
+
+    def forward(self, grad, dim):
+        self.dim = dim
+        flipped = np.flip(grad, axis=dim)
+        return np.flip(_cumsum(flipped, dim), axis=dim).copy()
+
+    def backward(self, grad, inputs, output):
+        return (Cumsum.apply(grad, dim=self.dim),)
+
+
+class Amax(Function):
+    """amax over dims; tied extremes share the gradient evenly."""
+
+    grad_fn_name = "AmaxBackward0"
+    saves = (0,)
+    saves_output = True
+    pick = staticmethod(np.max)
+
+    def forward(self, a, dims, keepdim=False):
+        if a.size == 0:
+            raise IndexError(f"{type(self).__name__.lower()}(): Expected reduction dim "
+                             f"{dims[0] if dims else 0} to have non-zero size.")
+        self.dims, self.keepdim, self.input_shape = dims, keepdim, a.shape
+        return self.pick(a, axis=dims, keepdims=keepdim)
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
+        result = _restore(output, self.input_shape, self.dims, self.keepdim)
+        hits = (a.array == result.array).astype(a.array.dtype)
+        counts = hits.sum(axis=self.dims, keepdims=True)
+        return (shape_ops.expand_to(grad, self.input_shape) * Tensor._wrap(hits / counts),)
+
+
+class Amin(Amax):
+    grad_fn_name = "AminBackward0"
+    pick = staticmethod(np.min)
