@@ -97,7 +97,10 @@ def _small_total(x: np.ndarray, lanes: int) -> np.ndarray | None:
     rows = x[:vectors * lanes].reshape(vectors, lanes)
     if size_ilp:
         partials = accumulate(rows[:size_ilp * ILP].reshape(size_ilp, ILP, lanes))[-1]
-        rows = np.concatenate((partials[:1], rows[size_ilp * ILP:], partials[1:]))
+        if vectors > size_ilp * ILP:  # else no rows go between partials[0] and the rest
+            rows = np.concatenate((partials[:1], rows[size_ilp * ILP:], partials[1:]))
+        else:
+            rows = partials
     first = accumulate(rows)[-1]
     return accumulate(np.concatenate((x[vectors * lanes:], first)))[-1] + 0  # type: ignore
 
