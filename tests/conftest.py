@@ -83,3 +83,11 @@ def differences(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
 
 def load_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def assert_matches_pytorch(cli: Any, program: Path, expected_json: Path) -> None:
+    """`agraph run PROGRAM --json` gives what real PyTorch gave (EXPECTED_JSON), exit code too."""
+    result = cli("run", str(program), "--json")
+    expected = load_json(expected_json)
+    assert differences(expected, json.loads(result.stdout)) == []
+    assert result.exit_code == (0 if expected["error"] is None else 1)

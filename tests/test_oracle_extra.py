@@ -7,13 +7,12 @@ same stdout, error (type and line) and tensors (the oracle's `check` rules). No 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, differences, load_json
+from tests.conftest import ROOT, assert_matches_pytorch
 
 EXTRA = ROOT / "tests" / "oracle_extra"
 CASES = sorted(p.stem for p in EXTRA.glob("*.expr"))
@@ -27,11 +26,7 @@ def test_every_case_has_its_pytorch_result() -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_case_matches_pytorch(name: str, cli: Any) -> None:
-    result = cli("run", str(EXTRA / f"{name}.expr"), "--json")
-    actual = json.loads(result.stdout)
-    expected = load_json(EXTRA / f"{name}.json")
-    assert differences(expected, actual) == []
-    assert result.exit_code == (0 if expected["error"] is None else 1)
+    assert_matches_pytorch(cli, EXTRA / f"{name}.expr", EXTRA / f"{name}.json")
 
 
 def test_cases_are_written_like_the_oracle_families() -> None:

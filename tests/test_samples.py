@@ -6,13 +6,12 @@ tests/golden/samples/NAME.json was made by running real PyTorch 2.13 on samples/
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, SAMPLES, differences, load_json
+from tests.conftest import ROOT, SAMPLES, assert_matches_pytorch
 
 GOLDEN = ROOT / "tests" / "golden" / "samples"
 SAMPLE_NAMES = sorted(p.stem for p in SAMPLES.glob("*.expr"))
@@ -28,11 +27,7 @@ def test_every_sample_has_a_golden_and_a_teaching_comment() -> None:
 
 @pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_sample_matches_pytorch(name: str, cli: Any) -> None:
-    result = cli("run", str(SAMPLES / f"{name}.expr"), "--json")
-    actual = json.loads(result.stdout)
-    expected = load_json(GOLDEN / f"{name}.json")
-    assert differences(expected, actual) == []
-    assert result.exit_code == (0 if expected["error"] is None else 1)
+    assert_matches_pytorch(cli, SAMPLES / f"{name}.expr", GOLDEN / f"{name}.json")
 
 
 def test_samples_dir_is_where_readme_says() -> None:
