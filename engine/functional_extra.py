@@ -17,12 +17,6 @@ from engine.ops.reduce import _dims
 from engine.tensor import Tensor, normalize_dim
 
 
-def _float_only(a: Tensor, name: str) -> None:
-    if not a.dtype.is_floating_point:
-        raise RuntimeError(f"{name}(): input dtype should be either floating point or complex. "
-                           f"Got {a.dtype.legacy_name.removesuffix('Tensor')} instead.")
-
-
 def _var_arguments(a: Tensor, dim: Any, unbiased: Any, correction: Any, name: str
                    ) -> tuple[tuple[int, ...] | None, int]:
     if isinstance(dim, bool):  # torch.var(x, False): the legacy `unbiased` argument

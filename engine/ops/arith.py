@@ -11,10 +11,6 @@ from engine.autograd import Function, other_operands
 from engine.tensor import Tensor
 
 
-def _needs_other(needs: tuple[bool, ...], index: int) -> bool:
-    return len(needs) > 1 and needs[1 - index]
-
-
 class Add(Function):
     grad_fn_name = "AddBackward0"
     promotes = True
