@@ -358,7 +358,10 @@ class Function(Node):
 
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         """Run `backward`, then fit each gradient to its input (shape, dtype): one per edge."""
-        inputs, out = self.unpack()
+        if self.saved is None and self.saved_output is None and not self.released:
+            inputs, out = (None,) * len(self.input_meta), None  # nothing saved: nothing to check
+        else:
+            inputs, out = self.unpack()
         if self.multi_output:
             grads = grads + [None] * (len(self.output_meta) - len(grads))
             grad: Any = [g if g is not None else zeros_of(*meta)
@@ -405,9 +408,9 @@ def modified_message(tensor: Tensor, expected: int, creator: Node | None, output
 
 def fit_gradient(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
     """Undo broadcasting (sum back to the input's shape) and cast to the input's dtype."""
-    from engine.ops.shape import sum_to
-
     if grad.array.shape != shape:
+        from engine.ops.shape import sum_to
+
         grad = sum_to(grad, shape)
     if grad.array.dtype != dtype:
         grad = grad.to_numpy_dtype(dtype)
@@ -502,12 +505,13 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     previous_mode = _grad_state["enabled"]
     _grad_state["enabled"] = create_graph
     recording.begin_backward()
+    pop, push = heapq.heappop, heapq.heappush
     try:
         while ready:
-            node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node, [None])
+            node = pop(ready)[2]
+            grads = buffers.pop(node, _NO_GRADS)
             if node.pre_hooks or node.retained or node.__class__ is AccumulateGrad:
-                grads = _run_pre_hooks(node, grads)
+                grads = _run_pre_hooks(node, list(grads))
             if node.node_pre_hooks:
                 for hook in node.node_pre_hooks:
                     replaced = hook(tuple(grads))
@@ -546,11 +550,15 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
             for (child, child_nr), sent in zip(edges, grads_out, strict=True):
                 if child is None or (needed is not None and child not in needed):
                     continue
-                _send(buffers, child, child_nr, sent)
+                buffer = buffers.get(child)
+                if buffer is None and child_nr == 0:  # the common case: a first gradient
+                    buffers[child] = [sent]
+                else:
+                    _send(buffers, child, child_nr, sent)
                 count = dependencies[child] - 1
                 dependencies[child] = count
                 if count == 0:
-                    heapq.heappush(ready, (-child.sequence_nr, next(_sequence), child))
+                    push(ready, (-child.sequence_nr, next(_sequence), child))
     finally:
         _grad_state["enabled"] = previous_mode
         recording.end_backward()
@@ -561,6 +569,9 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior.")
     return results
+
+
+_NO_GRADS: list[Tensor | None] = [None]  # what a node gets when nothing was sent to it (read only)
 
 
 def _send(buffers: dict[Node, list[Tensor | None]], node: Node, output_nr: int,

@@ -728,6 +728,21 @@ def prepare_operands(args: tuple[Any, ...]) -> list[Any]:
     tensor dtype, numbers of no higher category, equal shapes) returns the arrays and numbers
     unchanged, quickly: every elementwise op passes through here.
     """
+    if len(args) == 2:  # the common case first: a tensor with a tensor or a python number
+        a, b = args
+        if isinstance(a, Tensor):
+            x = a.array
+            if isinstance(b, Tensor):
+                y = b.array
+                if x.dtype is y.dtype or x.dtype == y.dtype:
+                    if x.shape != y.shape:
+                        _check_pair(x.shape, y.shape, x.dtype)
+                    return [x, y]
+            elif b.__class__ is float:
+                if x.dtype.kind == "f":
+                    return [x, b]
+            elif b.__class__ is int and x.dtype.kind in "fiu":
+                return [x, b]
     arrays: list[Any] = []
     dtype = None
     mixed = False
@@ -767,6 +782,20 @@ def prepare_operands(args: tuple[Any, ...]) -> list[Any]:
                 _check_broadcast([x.shape for x in arrays if isinstance(x, np.ndarray)], dtype)
                 break
     return arrays
+
+
+_BROADCAST_SHAPES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+
+
+def _check_pair(x: tuple[int, ...], y: tuple[int, ...], dtype: np.dtype) -> None:
+    """_check_broadcast for two shapes; pairs seen before (a training loop) are looked up."""
+    shape = _BROADCAST_SHAPES.get((x, y))
+    if shape is None:
+        _check_broadcast([x, y], dtype)
+        if len(_BROADCAST_SHAPES) < 4096:
+            _BROADCAST_SHAPES[(x, y)] = np.broadcast_shapes(x, y)
+    elif shape != x and shape != y:  # a result bigger than both inputs: within the limits?
+        budget.check_shape(shape, dtype.itemsize)
 
 
 def _check_broadcast(shapes: list[tuple[int, ...]], dtype: np.dtype) -> None:
@@ -816,3 +845,34 @@ from engine import autograd as _autograd  # noqa: E402
 from engine import functional as F  # noqa: E402  (functional imports Tensor: a cycle by design)
 
 _autograd.bind_tensor_type(Tensor, prepare_operands)
+
+
+def _install_function_methods() -> None:
+    """Give Tensor a real method for each public name that is a torch function (`t.sum()`,
+    `t.pow(2)`, `t.add_(1)`), so a call does not go through a failed lookup and __getattr__."""
+    for name in Tensor.PUBLIC_ATTRS:
+        if hasattr(Tensor, name):
+            continue
+        inplace = name.endswith("_") and hasattr(F, name[:-1])
+        function = getattr(F, name[:-1] if inplace else name, None)
+        if function is None:
+            continue
+        setattr(Tensor, name, _inplace_method(function) if inplace else _method(function))
+
+
+def _method(function: Callable[..., Any]) -> Callable[..., Any]:
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        return function(self, *args, **numpy_names(kwargs) if kwargs else kwargs)
+    method.__name__ = method.__qualname__ = function.__name__
+    return method
+
+
+def _inplace_method(function: Callable[..., Any]) -> Callable[..., Any]:
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        kwargs = numpy_names(kwargs) if kwargs else kwargs
+        return self.assign_inplace(function(self, *args, **kwargs))
+    method.__name__ = method.__qualname__ = function.__name__ + "_"
+    return method
+
+
+_install_function_methods()

@@ -94,15 +94,23 @@ def _small_total(x: np.ndarray, lanes: int) -> np.ndarray | None:
     size_ilp = vectors // ILP
     if size_ilp >= 16:
         return None
-    rows = x[:vectors * lanes].reshape(vectors, lanes)
+    # np.add.reduce over axis 0 adds row after row (numpy's pairwise sum is only along the
+    # contiguous axis), which is the sequential order of each lane's partial sum.
+    reduce = np.add.reduce
+    end = vectors * lanes
     if size_ilp:
-        partials = accumulate(rows[:size_ilp * ILP].reshape(size_ilp, ILP, lanes))[-1]
-        if vectors > size_ilp * ILP:  # else no rows go between partials[0] and the rest
-            rows = np.concatenate((partials[:1], rows[size_ilp * ILP:], partials[1:]))
+        grouped = size_ilp * ILP * lanes
+        partials = reduce(x[:grouped].reshape(size_ilp, ILP * lanes), 0).reshape(ILP, lanes)
+        if end > grouped:  # the leftover vectors go into the first partial sum
+            rows = np.concatenate((partials[:1], x[grouped:end].reshape(-1, lanes), partials[1:]))
         else:
             rows = partials
-    first = accumulate(rows)[-1]
-    return accumulate(np.concatenate((x[vectors * lanes:], first)))[-1] + 0  # type: ignore
+    else:
+        rows = x[:end].reshape(vectors, lanes)
+    first = reduce(rows, 0)
+    if end < size:
+        first = np.concatenate((x[end:], first))
+    return accumulate(first)[-1] + 0  # type: ignore[no-any-return]
 
 
 def _inner_vectorized(block: np.ndarray, lanes: int) -> np.ndarray:

@@ -32,14 +32,28 @@ def view_of(base: Tensor, out: Tensor) -> Tensor:
 
 def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Sum a broadcast gradient back to `shape`, as PyTorch's sum_to (sum, then view)."""
-    from engine.ops.reduce import SumDim
-
-    lead = tensor.ndim - len(shape)
-    dims = tuple(range(lead)) + tuple(
-        lead + i for i, size in enumerate(shape) if size == 1 and tensor.shape_tuple[lead + i] != 1)
+    have = tensor.array.shape
+    dims = _SUM_TO_DIMS.get((have, shape))
+    if dims is None:
+        lead = len(have) - len(shape)
+        dims = tuple(range(lead)) + tuple(
+            lead + i for i, size in enumerate(shape) if size == 1 and have[lead + i] != 1)
+        if len(_SUM_TO_DIMS) < 4096:
+            _SUM_TO_DIMS[(have, shape)] = dims
     if dims:
-        tensor = SumDim.apply(tensor, dims=dims, keepdim=True)
-    return view(tensor, shape) if lead else tensor
+        tensor = reduce_ops().SumDim.apply(tensor, dims=dims, keepdim=True)
+    return view(tensor, shape) if len(have) != len(shape) else tensor
+
+
+_SUM_TO_DIMS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+
+
+def reduce_ops() -> Any:
+    """engine.ops.reduce (it imports this module, so it is looked up on first use)."""
+    from engine.ops import reduce
+
+    globals()["reduce_ops"] = lambda: reduce
+    return reduce
 
 
 # --- reshaping -----------------------------------------------------------------------------------
