@@ -32,7 +32,12 @@ except ImportError:  # not on Windows: the memory check is then left out
 
 from autograd_cli.errors import ScriptError
 from autograd_cli.limits import LimitExceeded, Limits, limit_error
-from autograd_cli.script_builtins import PLAIN_METHODS, checked_method, make_builtins
+from autograd_cli.script_builtins import (
+    PLAIN_METHODS,
+    checked_method,
+    checked_method_names,
+    make_builtins,
+)
 from autograd_cli.script_format import TextFormatter, convert
 from autograd_cli.script_objects import (
     Namespace,
@@ -206,6 +211,7 @@ class Interpreter:
         self.builtins = make_builtins(self)
         self.recording: Any = _engine_module("recording")
         self.allowed_attributes: dict[type, frozenset[str]] = {}
+        self.plain_attributes: dict[type, frozenset[str]] = {}  # allowed, no size check needed
         self.function_locals: dict[int, frozenset[str]] = {}
         self.engine_configured = False
         self.statements: dict[type[ast.AST], Callable[[Any], Any]] = {
@@ -352,6 +358,9 @@ class Interpreter:
 
     def get_attribute(self, value: Any, name: str) -> Any:
         """`value.name`, for the names agraph exposes and nothing else."""
+        plain = self.plain_attributes.get(type(value))
+        if plain is not None and name in plain:  # seen before: a public, unchecked name
+            return getattr(value, name)
         if name.startswith("_"):
             raise AttributeError(f"attribute '{name}' is not allowed: names starting with '_' "
                                  "are private to agraph")
@@ -377,6 +386,10 @@ class Interpreter:
             allowed = public if isinstance(public, frozenset) else PLAIN_METHODS.get(
                 kind, frozenset())
             self.allowed_attributes[kind] = allowed
+            if kind is not Namespace:
+                checked = checked_method_names(kind)
+                self.plain_attributes[kind] = frozenset(
+                    name for name in allowed if not name.startswith("_") and name not in checked)
         return allowed
 
     def set_attribute(self, value: Any, name: str, new_value: Any) -> None:

@@ -192,6 +192,11 @@ PLAIN_METHODS: dict[type, frozenset[str]] = {
 }
 
 
+def checked_method_names(kind: type) -> frozenset[str]:
+    """The methods of `kind` that `checked_method` wraps."""
+    return frozenset(_CHECKED_METHODS.get(kind, ()))
+
+
 def checked_method(runtime: Runtime, value: Any, name: str) -> BuiltinMethod | None:
     """The methods whose result size depends on their arguments, with the size checked first."""
     factory = _CHECKED_METHODS.get(type(value), {}).get(name)

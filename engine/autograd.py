@@ -385,6 +385,12 @@ class Function(Node):
         return fitted
 
 
+def arrays_suffice() -> bool:
+    """Whether a derivative may be computed on numpy arrays directly: no graph is being built
+    (no create_graph) and no observer watches the ops. It must give the Tensor path's values."""
+    return not _grad_state["enabled"] and recording.observer is None
+
+
 def other_operands(needs: Sequence[bool]) -> tuple[int, ...]:
     """For a product: the gradient of each operand reads the other, so keep only those."""
     if needs[0]:

@@ -6,6 +6,7 @@ attributes, operators, methods, in-place ops with their version counter, printin
 
 from __future__ import annotations
 
+import builtins
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -13,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, dtypes, grad_mode
+from engine import budget, dtypes, grad_mode, recording
 from engine.autograd import AccumulateGrad, Node
 
 NONLEAF_GRAD_WARNING = (
@@ -508,15 +509,54 @@ class Tensor:
     def __abs__(self) -> Tensor:
         return F.abs(self)
 
-    # `t -= x` is `t.sub_(x)`, called directly rather than through __getattr__ (training loops)
+    # `t -= x` is `t.sub_(x)`; the SGD update of a training loop takes the short way
     def __iadd__(self, other: Any) -> Tensor:
+        if self._update_in_place(np.add, other):
+            return self
         return self.assign_inplace(F.add(self, other))
 
     def __isub__(self, other: Any) -> Tensor:
+        if self._update_in_place(np.subtract, other):
+            return self
         return self.assign_inplace(F.sub(self, other))
 
     def __imul__(self, other: Any) -> Tensor:
+        if self._update_in_place(np.multiply, other):
+            return self
         return self.assign_inplace(F.mul(self, other))
+
+    def _update_in_place(self, ufunc: np.ufunc, other: Any) -> builtins.bool:
+        """`self <op>= other` computed straight into self's array, when that is all it is: no
+        graph is built (grad mode off, or nothing requires grad), nobody observes ops, and
+        `other` has self's dtype and a shape that broadcasts to self's. The values are those
+        of the op followed by the copy. Returns False (nothing done) otherwise."""
+        if recording.observer is not None:
+            return False
+        array = self.array
+        kind = other.__class__
+        if kind is Tensor:
+            operand = other.array
+            if operand.dtype != array.dtype:
+                return False
+            shape = operand.shape
+            if shape != array.shape and (len(shape) > array.ndim or any(
+                    n != 1 and n != m for n, m in zip(shape, array.shape[array.ndim - len(shape):],
+                                                      strict=True))):
+                return False  # not a shape that broadcasts to self's
+            needs_graph = other._requires_grad
+        elif (kind is float and array.dtype.kind == "f") or (
+                kind is int and array.dtype.kind in "fiu"):
+            operand, needs_graph = other, False
+        else:
+            return False
+        if grad_mode._state["enabled"] and (needs_graph or self._requires_grad
+                                            or self._base is not None):
+            return False
+        if not array.flags.writeable:
+            return False
+        ufunc(array, operand, out=array)
+        self._version[0] += 1
+        return True
 
     def __itruediv__(self, other: Any) -> Tensor:
         return self.assign_inplace(F.div(self, other))
@@ -649,6 +689,11 @@ class Tensor:
         AsStrided.attach(base, self)
 
     def zero_(self) -> Tensor:
+        if (recording.observer is None and not self._requires_grad and self._base is None
+                and self.array.flags.writeable):  # no graph either way: fill (grad.zero_())
+            self.array.fill(0)
+            self._version[0] += 1
+            return self
         from engine.ops.shape import Zero
 
         return self.assign_inplace(Zero.apply(self, value=0))

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.autograd import Function, other_operands
+from engine.autograd import Function, arrays_suffice, other_operands
 from engine.tensor import Tensor
 
 
@@ -168,6 +168,9 @@ class PowScalar(Function):
         (a,) = inputs
         if self.exponent == 0:
             return (Tensor._wrap(np.zeros(a.shape_tuple, dtype=a.array.dtype)),)
+        if arrays_suffice() and grad.array.dtype == a.array.dtype:  # the same math, unwrapped
+            local = _float_power(a.array, self.exponent - 1) * self.exponent
+            return (Tensor._wrap(grad.array * local),)
         return (grad * scale(a ** (self.exponent - 1), self.exponent),)
 
 
