@@ -800,7 +800,7 @@ class Interpreter:
         args = self._arguments(node.args) if node.args else []
         kwargs = self._keywords(node.keywords) if node.keywords else {}
         self.node = node
-        if self.recording is not None:
+        if self.recording.observer is not None:  # where the op is, for what observes it
             self.recording.location = (node.lineno, node.col_offset + 1)
         if type(function) is UserFunction:
             return self._call_user(function, args, kwargs)

@@ -42,6 +42,9 @@ COMPARISONS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
 }
 _INTEGERS = (int, bool)
 _SEQUENCES = (str, list, tuple)
+# operands (and subclasses, like torch.Size) whose result an operator can blow up: big
+# integers, repeated sequences, % formats
+_SIZED = (int, str, list, tuple, bytes)
 
 
 class CheckedOperators:
@@ -59,6 +62,8 @@ class CheckedOperators:
 
     def binary(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
         """`left <op> right`."""
+        if not isinstance(left, _SIZED) and not isinstance(right, _SIZED):
+            return BINARY_OPERATORS[operation](left, right)  # tensors, floats: nothing to check
         if operation is ast.Mod and type(left) is str:
             return self.formatter.percent(left, right)
         check = self.size_checks.get(operation)
@@ -86,18 +91,17 @@ class CheckedOperators:
                                 f"{self.limits.max_list_len}")
 
     def _check_add(self, left: Any, right: Any) -> None:
-        kind = type(left)
-        if kind in _INTEGERS and type(right) in _INTEGERS:
+        if type(left) in _INTEGERS and type(right) in _INTEGERS:
             self._check_int_bits(max(left.bit_length(), right.bit_length()) + 1)
-        elif kind in _SEQUENCES and type(right) is kind:
-            self._check_length(kind, len(left) + len(right))
+        elif isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+            self._check_length(_base_sequence(left), len(left) + len(right))
 
     def _check_multiply(self, left: Any, right: Any) -> None:
         if type(left) in _INTEGERS and type(right) in _INTEGERS:
             self._check_int_bits(left.bit_length() + right.bit_length())
-        elif type(left) in _SEQUENCES:
+        elif isinstance(left, _SEQUENCES):
             self._check_repeat(left, right)
-        elif type(right) in _SEQUENCES:
+        elif isinstance(right, _SEQUENCES):
             self._check_repeat(right, left)
 
     def _check_repeat(self, sequence: Any, times: Any) -> None:
@@ -105,7 +109,7 @@ class CheckedOperators:
             count = operator.index(times)
         except TypeError:
             return  # Python raises its own TypeError
-        self._check_length(type(sequence), len(sequence) * max(count, 0))
+        self._check_length(_base_sequence(sequence), len(sequence) * max(count, 0))
 
     def _check_power(self, base: Any, exponent: Any) -> None:
         if type(base) in _INTEGERS and type(exponent) in _INTEGERS and exponent > 0:
@@ -128,3 +132,8 @@ class CheckedOperators:
                                     f"than {self.limits.max_str_len}")
         else:
             self.check_list_length(length)
+
+
+def _base_sequence(value: Any) -> type:
+    """str, list or tuple: the built-in type a sequence (say a torch.Size) is made of."""
+    return str if isinstance(value, str) else list if isinstance(value, list) else tuple

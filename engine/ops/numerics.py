@@ -228,20 +228,31 @@ def _coalesce(shape: list[int], strides: list[list[int]]) -> tuple[list[int], li
     return shape[:prev + 1], [s[:prev + 1] for s in strides]
 
 
+_TOTAL_SHAPES: dict[tuple[Any, ...], tuple[int, ...] | None] = {}
+
+
+def _total_shape(shape: tuple[int, ...], dims: tuple[int, ...] | None, keepdim: bool
+                 ) -> tuple[int, ...] | None:
+    """The result's shape when summing `dims` of `shape` leaves one value, else None."""
+    if dims is not None and not all(size == 1 or d in dims for d, size in enumerate(shape)):
+        return None
+    if keepdim:
+        return (1,) * len(shape)
+    return () if dims is None else tuple(size for d, size in enumerate(shape) if d not in dims)
+
+
 def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = False) -> np.ndarray:
     """np.sum(a, dims) in the order of PyTorch's CPU float sum, bit for bit (one thread)."""
     ndim = a.ndim
-    if a.size and a.flags.c_contiguous and (dims is None or all(
-            size == 1 or d in dims for d, size in enumerate(a.shape))):
-        # everything is summed into one value (the common case): set up quickly
-        total = _small_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
-        if total is not None:
-            if keepdim:
-                result_shape: tuple[int, ...] = (1,) * ndim
-            else:
-                result_shape = () if dims is None else tuple(
-                    size for d, size in enumerate(a.shape) if d not in dims)
-            return np.asarray(total, dtype=a.dtype).reshape(result_shape)
+    if a.size and a.flags.c_contiguous:
+        key = (a.shape, dims, keepdim)
+        result_shape = _TOTAL_SHAPES.get(key, ())
+        if result_shape == ():
+            result_shape = _TOTAL_SHAPES[key] = _total_shape(a.shape, dims, keepdim)
+        if result_shape is not None:  # everything is summed into one value (the common case)
+            total = _small_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
+            if total is not None:
+                return np.asarray(total.reshape(result_shape))
     reduced = [dims is None or d in dims for d in range(ndim)]
     out_shape = tuple(1 if reduced[d] else a.shape[d] for d in range(ndim))
     out = np.zeros(max(1, math.prod(out_shape)), dtype=a.dtype)

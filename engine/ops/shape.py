@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from engine.autograd import Function
+from engine.autograd import Function, arrays_suffice
+from engine.ops.numerics import torch_sum
 from engine.tensor import Tensor, normalize_dim
 
 
@@ -40,6 +41,11 @@ def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
             lead + i for i, size in enumerate(shape) if size == 1 and have[lead + i] != 1)
         if len(_SUM_TO_DIMS) < 4096:
             _SUM_TO_DIMS[(have, shape)] = dims
+    if arrays_suffice():  # no graph, nobody watching: the same sum, without a node
+        array = tensor.array
+        if dims:
+            array = torch_sum(array, dims, True)
+        return Tensor._wrap(array.reshape(shape))
     if dims:
         tensor = reduce_ops().SumDim.apply(tensor, dims=dims, keepdim=True)
     return view(tensor, shape) if len(have) != len(shape) else tensor
