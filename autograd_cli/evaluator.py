@@ -713,6 +713,9 @@ class Interpreter:
     def _attribute(self, node: ast.Attribute) -> Any:
         value = self.expressions[node.value.__class__](node.value)
         self.node = node
+        plain = self.plain_attributes.get(type(value))
+        if plain is not None and node.attr in plain:  # get_attribute's first step, inline
+            return getattr(value, node.attr)
         return self.get_attribute(value, node.attr)
 
     def _subscript(self, node: ast.Subscript) -> Any:
@@ -796,8 +799,15 @@ class Interpreter:
         return self.eval(node.body if test else node.orelse)
 
     def _call(self, node: ast.Call) -> Any:
-        function = self.expressions[node.func.__class__](node.func)
-        args = self._arguments(node.args) if node.args else []
+        expressions = self.expressions
+        function = expressions[node.func.__class__](node.func)
+        nodes = node.args
+        if not nodes:
+            args: list[Any] = []
+        elif len(nodes) == 1 and nodes[0].__class__ is not ast.Starred:  # f(x), inline
+            args = [expressions[nodes[0].__class__](nodes[0])]
+        else:
+            args = self._arguments(nodes)
         kwargs = self._keywords(node.keywords) if node.keywords else {}
         self.node = node
         if self.recording.observer is not None:  # where the op is, for what observes it

@@ -391,6 +391,29 @@ def arrays_suffice() -> bool:
     return not _grad_state["enabled"] and recording.observer is None
 
 
+def plain_arrays(*values: Any) -> list[Any] | None:
+    """The arrays of `values` (numbers and None as they are) for a derivative computed on
+    numpy arrays, when arrays_suffice() and the tensors share one float dtype, so that numpy's
+    arithmetic gives exactly what the Tensor ops would; None means: take the Tensor path."""
+    if _grad_state["enabled"] or recording.observer is not None:
+        return None
+    dtype = None
+    arrays: list[Any] = []
+    for value in values:
+        if isinstance(value, Tensor):
+            array = value.array
+            if dtype is None:
+                dtype = array.dtype
+            elif array.dtype != dtype:
+                return None
+            arrays.append(array)
+        elif value is None or value.__class__ is float or value.__class__ is int:
+            arrays.append(value)
+        else:
+            return None
+    return arrays if dtype is not None and dtype.kind == "f" else None
+
+
 def other_operands(needs: Sequence[bool]) -> tuple[int, ...]:
     """For a product: the gradient of each operand reads the other, so keep only those."""
     if needs[0]:

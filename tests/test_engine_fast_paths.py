@@ -139,6 +139,17 @@ def zero_cases() -> Any:
     return [a, grad, plain, view, b]
 
 
+def elementwise_derivatives() -> Any:
+    a = torch.tensor([[0.5, -1.25, 3.0]], requires_grad=True)
+    b = torch.tensor([[2.0], [-0.75]], requires_grad=True)
+    c = torch.tensor([1.5, 2.5, -0.5], dtype=torch.float64, requires_grad=True)
+    n = torch.tensor([1, 2, 3])
+    y = (a * b - b * 3 - 2.5 * a).sum(dim=1, keepdim=True) * (a - b).sum(0)
+    y = y.sum() + (a * n).sum() + (c * a).sum() + (1 - a).sum()
+    y.backward()
+    return [a, b, c, y]
+
+
 @pytest.mark.parametrize("exponent", [2, 3, 0.5, -1, -2, 1, 0, 2.5, -0.5, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
@@ -152,7 +163,7 @@ def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
     assert short == general
 
 
-@pytest.mark.parametrize("program", [sgd_update, broadcast_operand, aliasing, mixed_dtypes,
+@pytest.mark.parametrize("program", [sgd_update, elementwise_derivatives, broadcast_operand, aliasing, mixed_dtypes,
                                      int_tensor_float_scalar, leaf_in_place_with_grad,
                                      view_of_leaf_under_no_grad, saved_tensor_modified,
                                      zero_cases])

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.autograd import Function, arrays_suffice, other_operands
+from engine.autograd import Function, other_operands, plain_arrays
 from engine.tensor import Tensor
 
 
@@ -37,6 +37,9 @@ class Sub(Function):
         return a - b if alpha == 1 else a - b * alpha
 
     def backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad) if self.alpha == 1 else None
+        if arrays is not None:  # no graph to build: the same math on the array
+            return grad, Tensor._wrap(-arrays[0])
         return grad, -grad if self.alpha == 1 else grad * -self.alpha
 
 
@@ -66,6 +69,11 @@ class Mul(Function):
 
     def backward(self, grad, inputs, output):
         a, b = inputs
+        arrays = plain_arrays(grad, a, b)
+        if arrays is not None:  # no graph to build: the same math on the arrays
+            g, a, b = arrays
+            return (Tensor._wrap(g * b) if self.needs[0] else None,
+                    Tensor._wrap(g * a) if self.needs[1] else None)
         return (grad * b if self.needs[0] else None, grad * a if self.needs[1] else None)
 
 
@@ -168,9 +176,10 @@ class PowScalar(Function):
         (a,) = inputs
         if self.exponent == 0:
             return (Tensor._wrap(np.zeros(a.shape_tuple, dtype=a.array.dtype)),)
-        if arrays_suffice() and grad.array.dtype == a.array.dtype:  # the same math, unwrapped
-            local = _float_power(a.array, self.exponent - 1) * self.exponent
-            return (Tensor._wrap(grad.array * local),)
+        arrays = plain_arrays(grad, a)
+        if arrays is not None:  # no graph to build: the same math on the arrays
+            g, base = arrays
+            return (Tensor._wrap(g * (_float_power(base, self.exponent - 1) * self.exponent)),)
         return (grad * scale(a ** (self.exponent - 1), self.exponent),)
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.autograd import Function
+from engine.autograd import Function, arrays_suffice
 from engine.ops import numerics
 from engine.ops import shape as shape_ops
 from engine.ops.numerics import torch_sum
@@ -41,8 +41,11 @@ class Sum(Function):
         return torch_sum(a, dims, keepdim)
 
     def backward(self, grad, inputs, output):
-        return (shape_ops.expand_to(_restore(grad, self.input_shape, self.dims, self.keepdim),
-                          self.input_shape),)
+        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
+        if arrays_suffice() and grad.array.shape != self.input_shape:  # expand, without a node
+            expanded = Tensor._wrap(shape_ops.broadcast_view(grad.array, self.input_shape))
+            return (shape_ops.view_of(grad, expanded),)
+        return (shape_ops.expand_to(grad, self.input_shape),)
 
 
 class SumDim(Sum):
