@@ -163,10 +163,12 @@ def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
     assert short == general
 
 
-@pytest.mark.parametrize("program", [sgd_update, elementwise_derivatives, broadcast_operand,
-                                     aliasing, mixed_dtypes, int_tensor_float_scalar, leaf_in_place_with_grad,
-                                     view_of_leaf_under_no_grad, saved_tensor_modified,
-                                     zero_cases])
+PROGRAMS = [sgd_update, elementwise_derivatives, broadcast_operand, aliasing, mixed_dtypes,
+            int_tensor_float_scalar, leaf_in_place_with_grad, view_of_leaf_under_no_grad,
+            saved_tensor_modified, zero_cases]
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
 def test_short_ways_match_the_general_path(program: Callable[[], Any]) -> None:
     short, general = both_ways(program)
     assert short == general
