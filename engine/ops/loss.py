@@ -9,6 +9,7 @@ import numpy as np
 from engine.autograd import Function
 from engine.ops.numerics import torch_sum
 from engine.ops.pointwise import where
+from engine.tensor import Tensor
 
 
 class MseLoss(Function):
@@ -27,9 +28,42 @@ class MseLoss(Function):
 
     def backward(self, grad, inputs, output):
         a, b = inputs
-        scale = 2.0 / self.count if self.reduction == "mean" else 2.0
-        local = (a - b) * scale * grad
-        return local, -local
+        return (MseLossBackward.apply(grad, a, b, reduction=self.reduction)
+                if self.needs[0] else None,
+                MseLossBackward.apply(grad, b, a, reduction=self.reduction)
+                if self.needs[1] else None)
+
+
+class MseLossBackward(Function):
+    """mse_loss's derivative as an op of its own (PyTorch's mse_loss_backward), so that a
+    second derivative goes through MseLossBackwardBackward0: 2 * (a - b) * grad [/ numel]."""
+
+    grad_fn_name = "MseLossBackwardBackward0"
+    saves = (0, 1, 2)
+
+    def forward(self, grad, a, b, reduction="mean"):
+        self.reduction = reduction
+        self.count = a.size
+        norm = 2.0 / a.size if reduction == "mean" else 2.0
+        return norm * (a - b) * grad
+
+    def backward(self, gg, inputs, output):
+        grad, a, b = inputs
+        if self.needs[0]:
+            if self.reduction == "none":
+                d_grad = MseLossBackward.apply(gg, a, b, reduction="none")
+            else:
+                ones = Tensor._wrap(np.ones(grad.shape_tuple, dtype=grad.array.dtype))
+                d_grad = (MseLossBackward.apply(ones, a, b, reduction=self.reduction) * gg).sum()
+        else:
+            d_grad = None
+        d_input = None
+        if self.needs[1] or self.needs[2]:
+            d_input = (gg * grad) * 2
+            if self.reduction == "mean":
+                d_input = d_input / self.count
+        return (d_grad, d_input if self.needs[1] else None,
+                -d_input if self.needs[2] and d_input is not None else None)
 
 
 def _reduce(loss: np.ndarray, reduction: str) -> np.ndarray:

@@ -365,7 +365,14 @@ class Cat(Function):
         return np.concatenate(arrays, axis=dim)
 
     def backward(self, grad, inputs, output):
-        return split(grad, self.sizes, self.dim)
+        # PyTorch narrows the gradient once per input (a SliceBackward0 each, with create_graph)
+        from engine.ops.index import _slice
+
+        grads, start = [], 0
+        for size, needed in zip(self.sizes, self.needs, strict=True):
+            grads.append(_slice(grad, self.dim, slice(start, start + size)) if needed else None)
+            start += size
+        return grads
 
 
 class Stack(Function):
@@ -376,7 +383,11 @@ class Stack(Function):
         return np.stack(arrays, axis=dim)
 
     def backward(self, grad, inputs, output):
-        return unbind(grad, self.dim)
+        # PyTorch selects the gradient once per input (a SelectBackward0 each)
+        from engine.ops.index import _select
+
+        return [_select(grad, self.dim, i) if needed else None
+                for i, needed in enumerate(self.needs)]
 
 
 def _tensor_list(tensors: Any, name: str) -> list[Tensor]:
