@@ -34,7 +34,7 @@ _TORCH_FUNCTIONS = """
     eq ne lt le gt ge logical_and logical_or logical_not isnan isinf equal allclose where
     floor_divide remainder any all
     var std logsumexp cumsum amax amin gather index_select masked_fill sort argsort topk log1p
-    expm1 floor ceil trunc round
+    expm1 floor ceil trunc round flip
 """.split()
 
 OUT_WITH_GRAD = ("{name}(): functions with out=... arguments don't support automatic "

@@ -27,6 +27,7 @@ from engine.ops.shape import (  # noqa: F401  (re-exported as torch functions)
     expand,
     expand_as,
     flatten,
+    flip,
     permute,
     repeat,
     reshape,

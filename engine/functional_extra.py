@@ -134,8 +134,8 @@ def masked_fill(a: Tensor, mask: Any, value: Any) -> Tensor:
 
 
 def pointwise_masked_fill(a: Tensor, value: Tensor, mask: np.ndarray) -> Tensor:
-    return selection.MaskedFill.apply(a, value.to(a.dtype) if value.dtype is not a.dtype
-                                      else value, mask=mask)
+    return selection.MaskedFillTensor.apply(a, value.to(a.dtype) if value.dtype is not a.dtype
+                                            else value, mask=mask)
 
 
 def _sorted_result(a: Tensor, dim: int, indices: np.ndarray, kind: str) -> Any:

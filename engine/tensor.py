@@ -77,7 +77,7 @@ class Tensor:
         add sub mul div pow neg abs exp log sqrt sin cos tanh sigmoid relu softmax log_softmax
         clamp clamp_min clamp_max clip sum mean max min prod argmax argmin
         matmul mm mv dot bmm t transpose permute reshape view view_as reshape_as flatten squeeze
-        unsqueeze expand expand_as repeat select
+        unsqueeze expand expand_as repeat select flip
         float double long int bool half to type type_as cpu is_floating_point
         element_size nelement norm square reciprocal rsqrt sign
         maximum minimum where eq ne lt le gt ge equal allclose isnan isinf

@@ -183,7 +183,12 @@ CHECKS: list[Check] = [
     C(statistics.Std, lambda a: F.std(a, dim=0, keepdim=True), fixed((4, 2)), distinct=True),
     C(statistics.Logsumexp, lambda a: F.logsumexp(a, dim=-1), one(1)),
     C(statistics.Cumsum, lambda a: F.cumsum(a, 0), one(1)),
-    C(statistics.ReversedCumsum, lambda g: statistics.ReversedCumsum.apply(g, dim=0), one(1)),
+    C(shape.Flip, lambda a: F.flip(a, 0), one(1)),
+    C(shape.Flip, lambda a: a.flip(-1, 0) * a, one(2), name="flip_dims"),
+    C(selection.MaskedFillTensor, lambda a, v: F.masked_fill(a, a > 0, v.sum()) * a,
+      fixed((2, 3), (2,)), avoid=(0.0,)),
+    C(selection.Scatter, lambda a, s: selection.Scatter.apply(
+        a, s, dim=1, index=np.array([[2, 0], [1, 0]])) * a, fixed((2, 3), (2, 2))),
     C(statistics.Amax, lambda a: F.amax(a, dim=-1), one(1), distinct=True),
     C(statistics.Amin, lambda a: F.amin(a), one(1), distinct=True),
     C(selection.Gather, lambda a: F.gather(a, 1, Tensor._wrap(np.array([[2, 0], [1, 1]]))),

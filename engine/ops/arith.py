@@ -139,7 +139,7 @@ class Reciprocal(Function):
         return 1 / (a if a.dtype.kind == "f" else a.astype(np.float32))
 
     def backward(self, grad, inputs, output):
-        return (grad * -(output * output),)
+        return (-grad * (output * output),)
 
 
 class Neg(Function):

@@ -9,6 +9,7 @@ import numpy as np
 from engine.autograd import Function, arrays_suffice
 from engine.ops import numerics
 from engine.ops import shape as shape_ops
+from engine.ops.arith import DivScalar
 from engine.ops.numerics import torch_sum
 from engine.tensor import Tensor, normalize_dim
 
@@ -21,12 +22,11 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
 def _restore(grad: Tensor, input_shape: tuple[int, ...], dims: tuple[int, ...] | None,
              keepdim: bool) -> Tensor:
     """Broadcastable form of a reduced gradient: put the reduced dims back as size 1."""
-    if dims is None or keepdim:
+    if dims is None or keepdim or not input_shape:
         return grad
-    shape = list(grad.shape_tuple)
-    for d in dims:
-        shape.insert(d, 1)
-    return grad.reshape(shape) if input_shape else grad
+    for d in sorted(dims):  # one unsqueeze per dim, as PyTorch's sum_backward does
+        grad = shape_ops.unsqueeze(grad, d)
+    return grad
 
 
 class Sum(Function):
@@ -70,8 +70,9 @@ class Mean(Function):
             np.sum(a, axis=dims, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
 
     def backward(self, grad, inputs, output):
-        return (shape_ops.expand_to(_restore(grad, self.input_shape, self.dims, self.keepdim),
-                          self.input_shape) / self.count,)
+        expanded = shape_ops.expand_to(_restore(grad, self.input_shape, self.dims, self.keepdim),
+                                       self.input_shape)
+        return (DivScalar.apply(expanded, scalar=self.count),)  # PyTorch: tensor / number
 
 
 class MeanDim(Mean):
@@ -99,7 +100,7 @@ class Prod(Function):
         grad = _restore(grad, self.input_shape, dims, self.keepdim)
         out = _restore(output, self.input_shape, dims, self.keepdim)
         if not (a.array == 0).any():
-            return (grad * out / a,)
+            return (grad * (out / a),)
         # With zeros, out / a is undefined: use the product of the other elements instead.
         others = _product_of_others(a.array, self.dim)
         return (grad * Tensor._wrap(others),)
@@ -134,10 +135,14 @@ class MaxAll(Function):
         return self.reduce(a)
 
     def backward(self, grad, inputs, output):
+        # PyTorch: zeros.masked_fill_(mask, grad / mask.sum()), the ties sharing evenly
+        from engine.ops.selection import MaskedFillTensor
+
         (a,) = inputs
         mask = (a.array == output.array) | (np.isnan(a.array) & np.isnan(output.array))
-        share = Tensor._wrap((mask / mask.sum()).astype(a.array.dtype))
-        return (grad * share,)
+        share = grad / Tensor._wrap(np.asarray(mask.sum(), dtype=np.int64))
+        zeros = Tensor._wrap(np.zeros(a.array.shape, dtype=grad.array.dtype))
+        return (MaskedFillTensor.apply(zeros, share, mask=mask),)
 
 
 class MinAll(MaxAll):
@@ -168,9 +173,11 @@ class MaxDim(Function):
         grad = _restore(grad, self.input_shape, (self.dim,), self.keepdim)
         if not self.input_shape:
             return (grad,)
-        mask = np.zeros(self.input_shape, dtype=grad.array.dtype)
-        np.put_along_axis(mask, self.indices, 1, axis=self.dim)
-        return (grad.expand(self.input_shape) * Tensor._wrap(mask),)
+        # PyTorch: zeros.scatter_(dim, indices, grad), each value back where it was read
+        from engine.ops.selection import Scatter
+
+        zeros = Tensor._wrap(np.zeros(self.input_shape, dtype=grad.array.dtype))
+        return (Scatter.apply(zeros, grad, dim=self.dim, index=self.indices),)
 
 
 class MinDim(MaxDim):
@@ -190,17 +197,35 @@ class Maximum(Function):
         return self.pick(a, b)
 
     def backward(self, grad, inputs, output):
+        # PyTorch: where(a == b, grad / 2, grad).masked_fill_(a loses to b, 0), and so for b
+        from engine.ops.pointwise import where
+        from engine.ops.selection import MaskedFill
+
         a, b = inputs
-        wins = self.pick(a.array, b.array) == a.array
-        ties = a.array == b.array
-        share_a = np.where(ties, 0.5, wins.astype(float)).astype(grad.array.dtype)
-        return grad * Tensor._wrap(share_a), grad * Tensor._wrap(
-            (1 - share_a).astype(grad.array.dtype))
+        shape = grad.array.shape
+        grads = []
+        for needed, mine, theirs in ((self.needs[0], a.array, b.array),
+                                     (self.needs[1], b.array, a.array)):
+            if not needed:
+                grads.append(None)
+                continue
+            shared = where(mine == theirs, DivScalar.apply(grad, scalar=2), grad)
+            loses = np.broadcast_to(self.loses(mine, theirs), shape)
+            grads.append(MaskedFill.apply(shared, 0, mask=loses))
+        return grads
+
+    @staticmethod
+    def loses(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+        return mine < theirs
 
 
 class Minimum(Maximum):
     grad_fn_name = "MinimumBackward0"
     pick = staticmethod(np.minimum)
+
+    @staticmethod
+    def loses(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+        return mine > theirs
 
 
 def _float32_lastdim(a: np.ndarray, dim: int) -> bool:
@@ -327,6 +352,9 @@ class LinalgVectorNorm(Function):
             return (grad * Sgn.apply(a) * Tensor._wrap(share.astype(a.array.dtype)),)
         zero = norm.array == 0
         # PyTorch's formulas: self * (grad / norm), self |self|^(p-2) (grad / norm^(p-1))
-        if p == 2:
-            return (a * where(zero, 0.0, grad / norm),)
+        if p == 2:  # PyTorch: grad * (self / norm).masked_fill_(norm == 0, 0)
+            from engine.ops.selection import MaskedFill
+
+            mask = np.broadcast_to(zero, self.input_shape)
+            return (grad * MaskedFill.apply(a / norm, 0, mask=mask),)
         return (a * a.abs() ** (p - 2) * where(zero, 0.0, grad / norm ** (p - 1)),)

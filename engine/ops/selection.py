@@ -103,6 +103,34 @@ class MaskedFill(Function):
         return keep, filled
 
 
+class MaskedFillTensor(MaskedFill):
+    """masked_fill with a 0-dim tensor value (PyTorch's masked_fill.Tensor)."""
+
+    grad_fn_name = "MaskedFillBackward1"
+
+
+class Scatter(Function):
+    """`a.scatter(dim, index, src)`: a copy of `a` with src's values written at `index`."""
+
+    grad_fn_name = "ScatterBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, a, src, dim, index):
+        self.dim, self.index = dim, index
+        out = a.copy()
+        np.put_along_axis(out, index, src.astype(a.dtype), axis=dim)
+        return out
+
+    def backward(self, grad, inputs, output):
+        kept = None
+        if self.needs[0]:  # the written positions get no gradient
+            written = np.ones(grad.array.shape, dtype=grad.array.dtype)
+            np.put_along_axis(written, self.index, 0, axis=self.dim)
+            kept = grad * Tensor._wrap(written)
+        return kept, Gather.apply(grad, dim=self.dim, index=self.index) if self.needs[1] else None
+
+
 class SortValues(Function):
     """The values of sort/topk: a[indices] along `dim`; the gradient goes back to `indices`."""
 

@@ -375,6 +375,26 @@ class Cat(Function):
         return grads
 
 
+class Flip(Function):
+    grad_fn_name = "FlipBackward0"
+
+    def forward(self, a: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+        self.dims = dims
+        return np.flip(a, axis=dims).copy()
+
+    def backward(self, grad, inputs, output):
+        return (Flip.apply(grad, dims=self.dims),)
+
+
+def flip(tensor: Tensor, *dims: Any) -> Tensor:
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    normalized = tuple(normalize_dim(d, tensor.ndim) for d in dims)
+    if len(set(normalized)) != len(normalized):
+        raise RuntimeError("dims has duplicates")
+    return Flip.apply(tensor, dims=normalized)
+
+
 class Stack(Function):
     grad_fn_name = "StackBackward0"
 

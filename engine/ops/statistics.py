@@ -11,7 +11,9 @@ import numpy as np
 
 from engine.autograd import Function
 from engine.ops import shape as shape_ops
+from engine.ops.arith import scale
 from engine.ops.reduce import _restore
+from engine.ops.shape import Flip
 from engine.tensor import Tensor
 
 
@@ -36,14 +38,19 @@ class Var(Function):
             return np.asarray(squares / divisor).astype(a.dtype)
 
     def backward(self, grad, inputs, output):
+        # PyTorch's var_backward: (2 / (N - correction)) * grad * (self - mean)
         (a,) = inputs
-        divisor = max(0, _count(self.input_shape, self.dims) - self.correction)
-        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
-        dims = tuple(range(a.ndim)) if self.dims is None else self.dims
-        centered = a - a.mean(dims, keepdim=True) if a.ndim else a - a
-        with np.errstate(divide="ignore"):
-            factor = 2.0 / divisor if divisor else float("inf")
-        return (grad * centered * factor,)
+        dof = _count(self.input_shape, self.dims) - self.correction
+        if self.dims is None or a.ndim == 0:
+            centered = a - a.mean()
+            if dof <= 0:  # 2 / 0: nan where self == mean, infinity elsewhere
+                blowup = np.where(centered.array == 0, np.nan, np.inf).astype(a.array.dtype)
+                return (grad * Tensor._wrap(blowup),)
+        else:
+            grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
+            centered = a - a.mean(self.dims, keepdim=True)
+        factor = 2.0 / dof if dof else float("inf")
+        return (scale(grad, factor) * centered,)
 
 
 class Std(Var):
@@ -57,7 +64,11 @@ class Std(Var):
         return np.sqrt(super().forward(a, dims, correction, keepdim))
 
     def backward(self, grad, inputs, output):
-        return super().backward(grad / (output * 2), inputs, output)
+        # PyTorch: var's derivative of (grad / (2 std)).masked_fill_(std == 0, 0)
+        from engine.ops.selection import MaskedFill
+
+        return super().backward(MaskedFill.apply(grad / (output * 2), 0, mask=output.array == 0),
+                                inputs, output)
 
 
 class Logsumexp(Function):
@@ -99,24 +110,11 @@ class Cumsum(Function):
         return _cumsum(a, dim)
 
     def backward(self, grad, inputs, output):
-        if grad.ndim == 0:
+        # PyTorch: the sum of the gradients at and after each position, grad.flip.cumsum.flip
+        if grad.array.size <= 1 or grad.shape_tuple[self.dim] == 1:
             return (grad,)
-        return (ReversedCumsum.apply(grad, dim=self.dim),)
-
-
-class ReversedCumsum(Function):
-    """cumsum's derivative: at each position the sum of the gradients there and after it
-    (torch writes it grad.flip(dim).cumsum(dim).flip(dim); FlipBackward0 is its last node)."""
-
-    grad_fn_name = "FlipBackward0"
-
-    def forward(self, grad, dim):
-        self.dim = dim
-        flipped = np.flip(grad, axis=dim)
-        return np.flip(_cumsum(flipped, dim), axis=dim).copy()
-
-    def backward(self, grad, inputs, output):
-        return (Cumsum.apply(grad, dim=self.dim),)
+        dims = (self.dim,)
+        return (Flip.apply(Cumsum.apply(Flip.apply(grad, dims=dims), dim=self.dim), dims=dims),)
 
 
 class Amax(Function):
