@@ -51,6 +51,7 @@ from autograd_cli.script_operators import COMPARISONS, UNARY_OPERATORS, CheckedO
 
 # How many steps run between looks at the clock and the memory.
 CHECK_INTERVAL = 32
+MEMORY_CHECK_EVERY = 8  # budget checks per reading of the process's memory (a system call)
 
 
 @dataclass(frozen=True)
@@ -204,6 +205,7 @@ class Interpreter:
         self.next_check = 0
         self.deadline = time.monotonic() + limits.max_seconds
         self.depth = 0
+        self.budget_checks = 0
         self.warnings: list[WarningRecord] = []
         self.seen_warnings: set[tuple[str, str, int | None]] = set()
         self.formatter = TextFormatter(limits, self.get_attribute)
@@ -283,7 +285,9 @@ class Interpreter:
         if time.monotonic() > self.deadline:
             raise LimitExceeded("max_seconds", f"the program ran for more than "
                                 f"{limits.max_seconds:g} seconds")
-        if _resident_bytes() > limits.max_resident_bytes:
+        self.budget_checks += 1
+        if self.budget_checks % MEMORY_CHECK_EVERY == 1 and (
+                _resident_bytes() > limits.max_resident_bytes):
             raise LimitExceeded("max_resident_bytes", f"the process used more than "
                                 f"{limits.max_resident_bytes} bytes of memory")
         self.next_check = min(self.steps + CHECK_INTERVAL, limits.max_steps + 1)
