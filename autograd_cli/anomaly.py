@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from autograd_cli.errors import ScriptError
+from autograd_cli.errors import ScriptError, visible
 from autograd_cli.graph_recorder import op_display_name, snake_case
 from autograd_cli.provenance import Place, Provenance, nonfinite_kind
 from engine import recording
@@ -101,12 +101,12 @@ def backward_note(anomaly: Anomaly, filename: str, source_text: str) -> str:
     place = anomaly.backward_place
     if anomaly.phase != "backward" or place is None or place.line is None:
         return ""
-    lines = source_text.splitlines()
+    lines = source_text.split("\n")  # str.splitlines would also split at U+2028
     source = lines[place.line - 1].strip() if 0 < place.line <= len(lines) else ""
     made = f"{anomaly.op} above made {anomaly.grad_fn}" if anomaly.forward_place else (
         f"{anomaly.grad_fn} was made by an op agraph did not see")
-    return (f"{filename}:{place.line}: note: found by the backward pass run here "
-            f"({made})\n  {source[:200]}\n")
+    return visible(f"{filename}:{place.line}: note: found by the backward pass run here "
+                   f"({made})\n  {source[:200]}\n")
 
 
 def mark_anomaly(graph: Graph, anomaly: Anomaly) -> Graph:

@@ -28,7 +28,7 @@ from autograd_cli.limits import Limits, limit_error
 
 IMPORTABLE_MODULES = frozenset({
     "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
-    "torch.autograd.functional",
+    "torch.autograd.functional", "torch.optim.lr_scheduler", "torch.linalg",
 })
 
 # Host builtins a program must never reach; using one is refused before the program runs.
@@ -100,9 +100,29 @@ def parse_program(text: str) -> ast.Module:
         raise ScriptError(type(exc).__name__, exc.msg, line, col, end) from None
     except (MemoryError, RecursionError):
         raise ScriptError("SyntaxError", "the program is nested too deeply for Python's parser",
-                          1, 1) from None
+                          _too_deep_line(text), 1) from None
     except ValueError as exc:  # NUL bytes on older Pythons; decode_source refuses them first
         raise ScriptError("SyntaxError", str(exc), 1, 1) from None
+
+
+def _too_deep_line(text: str) -> int:
+    """The line where the parser runs out of stack: the first line such that the program up to
+    it already does (a bisection; a program cut short elsewhere is a plain SyntaxError)."""
+    lines = text.split("\n")
+    low, high = 1, len(lines)  # the answer is in [low, high]
+    while low < high:
+        middle = (low + high) // 2
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse("\n".join(lines[:middle]), filename="<program>")
+        except (MemoryError, RecursionError):
+            high = middle
+            continue
+        except (SyntaxError, ValueError):
+            pass
+        low = middle + 1
+    return low
 
 
 def find_problems(tree: ast.Module, text: str, limits: Limits) -> list[ScriptError]:
@@ -256,6 +276,11 @@ class _Walk:
         assert isinstance(node, ast.Constant)
         if type(node.value) is bytes:
             self._refuse(node, "bytes literals are not supported")
+        elif type(node.value) is int and node.value.bit_length() > self.limits.max_int_bits:
+            # 0x... and 0b... literals have no digit limit in Python
+            self.problems.append(limit_error(
+                "max_int_bits", f"the integer literal has {node.value.bit_length()} bits, more "
+                f"than {self.limits.max_int_bits}", *_position(node)))
 
     def _comprehension(self, node: ast.AST) -> None:
         assert isinstance(node, ast.comprehension)

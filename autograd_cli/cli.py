@@ -21,6 +21,7 @@ from typing import Annotated, Any
 import typer
 
 from autograd_cli.limits import Limits, option_name
+from autograd_cli.paths import output_path
 
 app = typer.Typer(
     name="agraph",
@@ -94,7 +95,8 @@ def run(
                                                "only when stdout is a terminal).",
                                                show_default=False)] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Also render the graph to this SVG "
-                                             "file.", show_default=False)] = None,
+                                             "file.", show_default=False,
+                                             parser=output_path)] = None,
     trace: Annotated[bool, typer.Option("--trace", help="Write a line to stderr for each op as "
                                         "it runs and each node backward visits.")] = False,
     detect_anomaly: Annotated[bool, typer.Option("--detect-anomaly", help="Stop at the first "
@@ -158,7 +160,8 @@ def render(
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.svg,
     svg: Annotated[bool, typer.Option("--svg", help="Short for --format svg.")] = False,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of "
-                                                "stdout (atomically).", show_default=False)
+                                                "stdout (atomically).", show_default=False,
+                                                parser=output_path)
                       ] = None,
     view: Annotated[View, typer.Option("--view", help="forward: tensors and ops; backward: "
                                        "grad_fn nodes as autograd holds them.")] = View.forward,
@@ -209,7 +212,7 @@ def explain(
                                               show_default=False)],
     svg: Annotated[Path | None, typer.Option("--svg", help="Also draw the graph with the "
                                              "paths highlighted, to this SVG file.",
-                                             show_default=False)] = None,
+                                             show_default=False, parser=output_path)] = None,
     max_paths: Annotated[int, typer.Option("--max-paths", min=1, help="List at most this "
                                            "many paths (the sum over all is still checked)."
                                            )] = 20,

@@ -20,11 +20,12 @@ import ast
 import math
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, TextIO
 
-from autograd_cli.errors import ScriptError
-from autograd_cli.limits import Limits
+from autograd_cli.bounds import Bound
+from autograd_cli.errors import ScriptError, visible
+from autograd_cli.limits import LimitExceeded, Limits, limit_error
+from autograd_cli.paths import OutputPath
 
 QUIT = "DebuggerQuit"  # the type name of the ScriptError that stops the program on `quit`
 CONTEXT = 2  # lines shown before and after the current one
@@ -61,7 +62,9 @@ class Debugger:
                  prompt: bool = False, breakpoints: set[int] | None = None,
                  stops: str = "first") -> None:
         self.text = text
-        self.lines = text.splitlines()
+        self.lines = text.split("\n")  # str.splitlines would also split at U+2028, \\x0c...
+        if len(self.lines) > 1 and not self.lines[-1]:
+            self.lines.pop()
         self.filename = filename
         self.recorder = recorder
         self.commands = commands
@@ -78,6 +81,8 @@ class Debugger:
         self.current: ast.stmt | None = None
         self.quitted = False
         self.last_command = ""
+        self.failures = 0  # commands that could not do their work (`run --break` exits 1)
+        self.tool_missing = False  # `graph FILE.svg` without Graphviz (`run --break`: exit 3)
 
     # --- observer events ---------------------------------------------------------------------
 
@@ -200,8 +205,20 @@ class Debugger:
         from autograd_cli.report import table_rows
         from renderers.table import render_table
 
-        render_table(table_rows(self.scope_variables().items()), self.out,
-                     color=_is_terminal(self.out))
+        bound = Bound.from_now(self.limits, "the table")
+        try:
+            rows = table_rows(self.scope_variables().items(), bound)
+        except (LimitExceeded, MemoryError) as error:
+            self._failed("cannot show the table", error, bound)
+            return
+        render_table(rows, self.out, color=_is_terminal(self.out))
+
+    def _failed(self, what: str, error: BaseException, bound: Bound) -> None:
+        """A command's work hit a limit (the same as the program's, counted from the command)."""
+        self.failures += 1
+        problem = limit_error(error.field, error.what) if isinstance(error, LimitExceeded) else (
+            bound.out_of_memory())
+        self._write(f"{what}: {problem}")
 
     def scope_variables(self) -> dict[str, Any]:
         """The globals, and the current function's variables over them."""
@@ -217,26 +234,36 @@ class Debugger:
         from autograd_cli import rendering
 
         self.recorder.set_variables(self.scope_variables())
+        bound = Bound.from_now(self.limits, "drawing the graph")
         if not argument:
             try:
-                graph = rendering.graph_model(self.recorder)
+                graph = rendering.graph_model(self.recorder, bound=bound)
             except rendering.RenderError as error:
                 self._write(f"cannot draw the graph: {error}")
                 return
+            except (LimitExceeded, MemoryError) as error:
+                self._failed("cannot draw the graph", error, bound)
+                return
             self._write(text_tree(graph).rstrip("\n"))
             return
-        path = Path(argument)
+        path = OutputPath(argument)  # keeps a trailing "/" (a directory: refused)
         fmt = FORMATS_BY_SUFFIX.get(path.suffix.lower(), "svg")
         try:
-            data = rendering.render(self.recorder, fmt=fmt)
+            data = rendering.render(self.recorder, fmt=fmt, bound=bound)
             rendering.write_atomically(path, data, None if self.filename == "<stdin>"
                                        else self.filename)
         except rendering.GraphvizMissing:
+            self.failures += 1
+            self.tool_missing = True
             self._write("cannot draw: Graphviz's `dot` is not installed (graph FILE.dot, "
                         ".json or .mmd work without it)")
             return
         except (rendering.RenderError, rendering.GraphvizFailed) as error:
+            self.failures += 1
             self._write(f"cannot draw the graph: {error}")
+            return
+        except (LimitExceeded, MemoryError) as error:
+            self._failed("cannot draw the graph", error, bound)
             return
         self._write(f"graph written to {path} ({fmt})")
 
@@ -276,7 +303,9 @@ class Debugger:
         return self.lines[line - 1].strip()[:200] if 0 < line <= len(self.lines) else ""
 
     def _write(self, text: str) -> None:
-        self.out.write(text + "\n")
+        """A line of the debugger's own (source lines, values, messages): anything a terminal
+        would act on (ESC, bidi overrides, separators) is shown escaped."""
+        self.out.write(visible(text) + "\n")
 
 
 def evaluate(interpreter: Any, source: str, limits: Limits) -> str:

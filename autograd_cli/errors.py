@@ -12,6 +12,8 @@ The format is the one design.md fixes for stderr:
 
 from __future__ import annotations
 
+import unicodedata
+
 # What is echoed of a source line: a 10 MB line must never reach the terminal.
 MAX_ECHOED_LINE = 200
 # The whole report stays within 20 lines (header + message + source + caret).
@@ -36,6 +38,7 @@ class ScriptError(Exception):
 
     def location(self, filename: str) -> str:
         """`FILE:LINE:COL`, `FILE:LINE` or `FILE`, whatever is known (never `None`)."""
+        filename = visible(filename)
         if self.line is None:
             return filename
         if self.col is None:
@@ -56,10 +59,38 @@ class ScriptError(Exception):
                 "col": self.col}
 
 
+def visible(text: str, keep: str = "\n\t") -> str:
+    """`text` safe for a terminal: every character that is not printable (controls such as ESC,
+    bidi overrides such as U+202E, line and paragraph separators, other format characters) as
+    a Python escape (`\\x1b`, `\\u202e`), except those in `keep`; printable text unchanged."""
+    if text.isprintable() or all(c.isprintable() or c in keep for c in text):
+        return text
+    return "".join(c if c.isprintable() or c in keep else _escape(c) for c in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _cell_width(char: str, shown: str) -> int:
+    """Terminal columns of one character of a line as `visible` shows it: an escape its
+    length, a wide (East Asian) character two, a combining mark none, others one."""
+    if shown != char:
+        return len(shown)
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
 def _first_lines(message: str) -> str:
-    text = message[:MAX_MESSAGE_CHARS]
-    lines = text.splitlines() or [""]
-    if len(lines) > MAX_MESSAGE_LINES or len(text) < len(message):
+    text = visible(message[:MAX_MESSAGE_CHARS])
+    lines = text.split("\n")
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()
+    if len(lines) > MAX_MESSAGE_LINES or len(message) > MAX_MESSAGE_CHARS:
         lines = lines[:MAX_MESSAGE_LINES] + ["..."]
     return "\n".join(lines)
 
@@ -87,12 +118,19 @@ def _echo_with_caret(text: str, col: int | None, end_col: int | None) -> list[st
         suffix = "..." if offset + MAX_ECHOED_LINE < len(text) else ""
         text = prefix + text[offset:offset + MAX_ECHOED_LINE] + suffix
         shift = len(prefix) - offset
-    shown = ["  " + text]
+    # Each character as it is shown: a control, bidi or separator character as its escape.
+    cells = [c if c.isprintable() or c == "\t" else _escape(c) for c in text]
+    shown = ["  " + "".join(cells)]
     if col is not None:
         start = min(max(0, col - 1 + shift), len(text))
         width = 1 if end_col is None or end_col <= col else end_col - col
         width = max(1, min(width, len(text) - start))
-        # Tabs before the caret keep their width, so the caret lines up in a terminal.
-        padding = "".join(c if c == "\t" else " " for c in text[:start])
-        shown.append("  " + padding + "^" * width)
+        # Tabs before the caret keep their width, so the caret lines up in a terminal; every
+        # other character counts the columns it takes as shown (an escape, a wide character).
+        padding = "".join("\t" if c == "\t" else " " * _cell_width(c, cell)
+                          for c, cell in zip(text[:start], cells, strict=False))
+        carets = sum(_cell_width(c, cell) for c, cell in zip(text[start:start + width],
+                                                             cells[start:start + width],
+                                                             strict=True))
+        shown.append("  " + padding + "^" * max(1, carets))
     return shown

@@ -4,7 +4,9 @@ Statement handlers return a control-flow signal (break, continue, a return value
 expression handlers return their value; there is no other way for a program to act. Limits are
 checked where they can be exceeded: statements, calls and loop iterations count steps (the wall
 clock and the memory are looked at every few steps), operators check integer, string and list
-sizes from their operands before Python builds the result in C (script_operators.py).
+sizes from their operands before Python builds the result in C (script_operators.py), and
+`==`, `<`, `in` and hashing of nested lists and tuples first count the items that one C call
+would walk (`script_objects.nested_size`, max_nested_items).
 
 Where an error happens: every handler that calls host code first sets `self.node`, and each
 statement starts by setting it to itself; a Python exception from the engine or from an
@@ -19,6 +21,7 @@ import importlib
 import itertools
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,16 +37,23 @@ from autograd_cli.errors import ScriptError
 from autograd_cli.limits import LimitExceeded, Limits, limit_error
 from autograd_cli.script_builtins import (
     PLAIN_METHODS,
+    check_int_call,
     checked_method,
     checked_method_names,
     make_builtins,
 )
 from autograd_cli.script_format import TextFormatter, convert
 from autograd_cli.script_objects import (
+    NESTED_TYPES,
     Namespace,
     Signature,
     UserFunction,
     bind_arguments,
+    check_compare,
+    check_contains,
+    check_hash,
+    check_hashes,
+    display_repr,
     display_str,
     is_engine_object,
 )
@@ -90,13 +100,18 @@ class OutputSink:
             except UnicodeEncodeError:  # lone surrogates cannot be written to a UTF-8 stream
                 text = text.encode("utf-8", "backslashreplace").decode("utf-8")
                 size = len(text.encode("utf-8"))
-        if self.size + size > self.max_bytes:
-            raise LimitExceeded("max_output_bytes",
-                                f"the program printed more than {self.max_bytes} bytes")
+        self.check_room(size)
         self.size += size
         self.parts.append(text)
         if self.echo is not None:
             self.echo.write(text)
+
+    def check_room(self, size: int) -> None:
+        """Refuse to write `size` more bytes past the cap (a text of `size` characters has at
+        least as many bytes: checked before it is joined)."""
+        if self.size + size > self.max_bytes:
+            raise LimitExceeded("max_output_bytes",
+                                f"the program printed more than {self.max_bytes} bytes")
 
     def text(self) -> str:
         return "".join(self.parts)
@@ -117,7 +132,10 @@ def torch_namespaces() -> dict[str, Namespace]:
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
             "torch.optim": optim, "torch.autograd": autograd,
-            "torch.autograd.functional": autograd_functional}
+            "torch.autograd.functional": autograd_functional,
+            "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",
+                                                  getattr(api, "LR_SCHEDULER", {})),
+            "torch.linalg": Namespace("torch.linalg", getattr(api, "LINALG", {}))}
 
 
 def _engine_module(name: str) -> ModuleType | None:
@@ -186,6 +204,10 @@ class Scope:
 _MISSING: Any = object()
 # Containers that hold their items already: iterating them cannot run away.
 _MATERIALIZED = frozenset({list, tuple, str, dict, set, frozenset})
+# Containers `container[key]` hashes the key of (a tuple's hash walks all of it).
+_HASHED_BY_KEY = frozenset({dict, OrderedDict})
+# Comparisons that do not look into their operands.
+_IDENTITY = frozenset({ast.Is, ast.IsNot})
 
 
 class Interpreter:
@@ -302,10 +324,20 @@ class Interpreter:
         position = python_position(self.node, self.imported_names)
         if isinstance(exc, LimitExceeded):
             return limit_error(exc.field, exc.what, *position)
-        message = str(exc)
+        message = self._message(exc)
         if isinstance(exc, MemoryError) and not message:
             message = "out of memory"
         return ScriptError(_exception_name(exc), message, *position)
+
+    def _message(self, exc: BaseException) -> str:
+        """The exception's message; a KeyError shows its key as the program's repr does (not
+        a host repr such as `<function linear at 0x...>`)."""
+        if type(exc) is KeyError and len(exc.args) == 1:
+            try:
+                return display_repr(exc.args[0], self.limits.max_str_len)
+            except (LimitExceeded, RecursionError):
+                return f"<a key of type {type(exc.args[0]).__name__}>"
+        return str(exc)
 
     def record_warning(self, message: Warning | str, category: type[Warning], filename: str,
                        lineno: int, file: Any = None, line: str | None = None) -> None:
@@ -320,6 +352,12 @@ class Interpreter:
 
     def write(self, text: str) -> None:
         self.output.write(text)
+
+    def check_output(self, length: int) -> None:
+        """Refuse a text of `length` characters that could not be written (before building
+        it): over the output cap, or longer than a string may be."""
+        self.output.check_room(length)
+        self.formatter.check_length(length)
 
     def add(self, left: Any, right: Any) -> Any:
         return self.operators.binary(ast.Add, left, right)
@@ -431,6 +469,8 @@ class Interpreter:
             container = self.eval(target.value)  # type: ignore[attr-defined]
             key = self.eval(target.slice)  # type: ignore[attr-defined]
             self.node = target
+            if key.__class__ is tuple and container.__class__ in _HASHED_BY_KEY:
+                check_hash(key, self.limits.max_nested_items)
             if type(container) is list and type(key) is slice:
                 value = self.bounded_list(value)
                 self.operators.check_list_length(len(container) + len(value))
@@ -484,6 +524,8 @@ class Interpreter:
             container = self.eval(target.value)
             key = self.eval(target.slice)
             self.node = target
+            if key.__class__ is tuple and container.__class__ in _HASHED_BY_KEY:
+                check_hash(key, self.limits.max_nested_items)
             current = container[key]
             right = self.eval(node.value)
             self.node = node
@@ -640,7 +682,8 @@ class Interpreter:
         test = self.eval(node.test)
         self.node = node.test
         if not test:
-            message = "" if node.msg is None else display_str(self.eval(node.msg))
+            message = "" if node.msg is None else display_str(self.eval(node.msg),
+                                                              self.limits.max_str_len)
             raise AssertionError(message)
 
     def _delete(self, node: ast.Delete) -> None:
@@ -657,6 +700,8 @@ class Interpreter:
             container = self.eval(target.value)
             key = self.eval(target.slice)
             self.node = target
+            if key.__class__ is tuple and container.__class__ in _HASHED_BY_KEY:
+                check_hash(key, self.limits.max_nested_items)
             del container[key]
         elif type(target) in (ast.Tuple, ast.List):
             for item in target.elts:  # type: ignore[attr-defined]
@@ -726,6 +771,8 @@ class Interpreter:
         value = self.eval(node.value)
         key = self.eval(node.slice)
         self.node = node
+        if key.__class__ is tuple and value.__class__ in _HASHED_BY_KEY:
+            check_hash(key, self.limits.max_nested_items)
         return value[key]
 
     def _slice(self, node: ast.Slice) -> slice:
@@ -777,6 +824,10 @@ class Interpreter:
             self.node = node
             compare = COMPARISONS.get(operation.__class__)
             if compare is not None:
+                if (left.__class__ in NESTED_TYPES and right.__class__ in NESTED_TYPES
+                        and operation.__class__ not in _IDENTITY):
+                    # one C call walks both: shared lists can make that 10**12 items
+                    check_compare(left, right, self.limits.max_nested_items)
                 result = compare(left, right)
             else:
                 result = self._membership(operation.__class__, left, right)
@@ -790,6 +841,8 @@ class Interpreter:
         return found if operation is ast.In else not found
 
     def _contains(self, container: Any, item: Any) -> bool:
+        if item.__class__ in NESTED_TYPES:
+            check_contains(container, item, self.limits.max_nested_items)
         kind = type(container)
         if kind in _MATERIALIZED or is_engine_object(container) or (
                 kind is range and type(item) in (int, bool)):
@@ -818,6 +871,8 @@ class Interpreter:
             self.recording.location = (node.lineno, node.col_offset + 1)
         if type(function) is UserFunction:
             return self._call_user(function, args, kwargs)
+        if function is int and (len(args) > 1 or kwargs):  # int(text, base)
+            return check_int_call(args, kwargs, self.limits.max_int_bits)
         return function(*args, **kwargs)
 
     def _arguments(self, nodes: list[ast.expr]) -> list[Any]:
@@ -885,6 +940,7 @@ class Interpreter:
     def _set(self, node: ast.Set) -> set[Any]:
         values = self._elements(node.elts)
         self.node = node
+        check_hashes(values, self.limits.max_nested_items)
         return set(values)
 
     def _elements(self, nodes: list[ast.expr]) -> list[Any]:
@@ -906,6 +962,8 @@ class Interpreter:
                 key = self.eval(key_node)
                 value = self.eval(value_node)
                 self.node = key_node
+                if key.__class__ is tuple:
+                    check_hash(key, self.limits.max_nested_items)
                 result[key] = value
         return result
 
@@ -913,11 +971,19 @@ class Interpreter:
         return list(self._comprehension(node, lambda: self.eval(node.elt)))
 
     def _set_comprehension(self, node: ast.SetComp) -> set[Any]:
-        return set(self._comprehension(node, lambda: self.eval(node.elt)))
+        return set(self._comprehension(node, lambda: self._hashable(node.elt)))
 
     def _dict_comprehension(self, node: ast.DictComp) -> dict[Any, Any]:
         return dict(self._comprehension(
-            node, lambda: (self.eval(node.key), self.eval(node.value))))
+            node, lambda: (self._hashable(node.key), self.eval(node.value))))
+
+    def _hashable(self, node: ast.expr) -> Any:
+        """An element of a set or a key of a dict being built: hashed at once, in C."""
+        value = self.eval(node)
+        if value.__class__ is tuple:
+            self.node = node
+            check_hash(value, self.limits.max_nested_items)
+        return value
 
     def _generator(self, node: ast.GeneratorExp) -> Iterator[Any]:
         """Lazy, like Python's; only ever an argument of a call (the checker sees to it)."""
@@ -979,7 +1045,7 @@ class Interpreter:
         spec = "" if node.format_spec is None else self.eval(node.format_spec)
         self.node = node
         if node.conversion != -1:
-            value = convert(value, chr(node.conversion))
+            value = convert(value, chr(node.conversion), self.limits.max_str_len)
         return self.formatter.format_value(value, spec)
 
     def _starred(self, node: ast.Starred) -> Any:

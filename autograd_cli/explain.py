@@ -16,6 +16,12 @@ one, at its end, with a seed of 1. A graph can have exponentially many paths (y 
 times has 2**60): at most `max_paths` are listed, found depth-first with the work shared between
 paths that share a beginning; the whole gradient is then also computed node by node, as
 backward does, so the check is printed either way.
+
+The analysis is bounded like the program (autograd_cli/bounds.py): inside a backward pass by the
+run's own deadline and memory limit (past them the listing stops, and the program at its next
+statement); at the end of the program by the time left for the work after the run. Past a
+limit, what was found so far is shown and `Explanation.limit` holds the LimitExceeded that the
+command reports (exit 1).
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from autograd_cli.bounds import Bound
+from autograd_cli.errors import visible
+from autograd_cli.limits import LimitExceeded
 from autograd_cli.provenance import Place, Provenance, number_text, value_text
 from engine import grad_mode, recording
 from engine.autograd import gradient_edge
@@ -52,7 +61,8 @@ class Step:
     wrt: str  # label of the input
     local: float | None  # the local derivative, when both sides hold one element
     shapes: tuple[tuple[int, ...], tuple[int, ...]]  # (output shape, input shape)
-    carried: np.ndarray  # the path's product so far (a gradient with the input's shape)
+    carried: str  # the path's product so far (a gradient with the input's shape) as text,
+    # when `local` is None (a path keeps no arrays but its product: it may be long)
     input_index: int | None  # which tensor argument of the op the input was (to draw it)
 
 
@@ -78,6 +88,7 @@ class Explanation:
     input_requires_grad: bool = True
     from_output_pass: bool = False
     target: tuple[int, int] | None = None  # (id(node), output_nr) of INPUT
+    limit: LimitExceeded | None = None  # the time or memory limit that cut the analysis short
 
 
 # --- the analysis ------------------------------------------------------------------------------
@@ -88,13 +99,16 @@ def _vjp(node: Any, output_nr: int, grad: Tensor) -> list[Any]:
     return list(node.apply_backward(grads))
 
 
-def _path_counts(root: Any, target: tuple[Any, int]) -> dict[Any, int]:
+def _path_counts(root: Any, target: tuple[Any, int], bound: Bound | None = None
+                 ) -> dict[Any, int]:
     """How many paths lead from each node to the target edge (0: none), by an explicit-stack
     post-order walk; the target node itself is not entered."""
+    bound = bound or Bound.unbounded()
     target_node, target_nr = target
     counts: dict[Any, int] = {}
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
+        bound.tick()
         node, children_done = stack.pop()
         if node in counts:
             continue
@@ -118,26 +132,38 @@ class _Analysis:
     """Paths from (root, root_nr) to the target edge, with their products and the whole sum."""
 
     def __init__(self, provenance: Provenance, root: Any, root_nr: int, seed: Tensor,
-                 target: tuple[Any, int], output_label: str, max_paths: int) -> None:
+                 target: tuple[Any, int], output_label: str, max_paths: int,
+                 bound: Bound | None = None) -> None:
         self.provenance = provenance
         self.root, self.root_nr, self.seed, self.target = root, root_nr, seed, target
         self.output_label = output_label
         self.max_paths = max_paths
+        self.bound = bound or Bound.unbounded()
         self.calls = 0
         self.locals: dict[tuple[int, int, int], float | None] = {}
 
     def run(self, explanation: Explanation) -> None:
-        counts = _path_counts(self.root, self.target)
+        counts = _path_counts(self.root, self.target, self.bound)
         explanation.total_paths = counts[self.root]
         if explanation.total_paths == 0:
             return
         self._list_paths(counts, explanation)
-        explanation.whole = self._whole(counts)
+        if explanation.limit is None:
+            try:
+                explanation.whole = self._whole(counts)
+            except LimitExceeded as limit:
+                explanation.limit = limit
+
+    def _spend(self) -> None:
+        """Before each node backward call: one more call, within the time and memory bound."""
+        self.calls += 1
+        self.bound.check_time()  # a call can be long (a gradient of 10**8 elements)
+        self.bound.tick()
 
     def _backward(self, node: Any, output_nr: int, grad: Tensor) -> list[Any]:
-        self.calls += 1
-        if self.calls > MAX_BACKWARD_CALLS:
+        if self.calls >= MAX_BACKWARD_CALLS:
             raise _OutOfWork
+        self._spend()
         return _vjp(node, output_nr, grad)
 
     def _list_paths(self, counts: dict[Any, int], explanation: Explanation) -> None:
@@ -171,6 +197,7 @@ class _Analysis:
                 step = self._step(node, output_nr, grad_in, index, child, child_nr, carried)
                 if reaches:
                     explanation.paths.append(Path([*steps, step], carried.array))
+                    self.bound.tick()
                     if len(explanation.paths) >= self.max_paths:
                         if explanation.total_paths > self.max_paths:
                             explanation.stopped = (f"listed the first {self.max_paths} of "
@@ -183,6 +210,11 @@ class _Analysis:
             explanation.stopped = (f"stopped listing after {MAX_BACKWARD_CALLS} node backward "
                                    f"calls ({len(explanation.paths)} of "
                                    f"{explanation.total_paths} paths listed)")
+        except LimitExceeded as limit:
+            explanation.limit = limit
+            explanation.stopped = (f"stopped listing at a limit: {limit.what} "
+                                   f"({len(explanation.paths)} of {explanation.total_paths} "
+                                   "paths listed)")
 
     def _step(self, node: Any, output_nr: int, grad_in: Tensor, slot: int, child: Any,
               child_nr: int, carried: Tensor) -> Step:
@@ -203,11 +235,13 @@ class _Analysis:
             self.locals[key] = local
         return Step(node.grad_fn_name, origin.place if origin else None, of,
                     self.provenance.node_label(child, child_nr), self.locals[key],
-                    (grad_in.array.shape, carried.array.shape), carried.array,
+                    (grad_in.array.shape, carried.array.shape),
+                    value_text(carried.array) if self.locals[key] is None else "",
                     _tensor_index(node, slot))
 
     def _whole(self, counts: dict[Any, int]) -> np.ndarray | None:
-        """The sum over all paths, node by node in a topological order (as backward runs)."""
+        """The sum over all paths, node by node in a topological order (as backward runs);
+        None if it cannot be computed."""
         target_node, target_nr = self.target
         leading = [node for node, count in counts.items() if count]
         waiting = dict.fromkeys(leading, 0)
@@ -225,8 +259,8 @@ class _Analysis:
                 grads: list[Tensor | None] = [None] * (max(received, default=0) + 1)
                 for nr, grad in received.items():
                     grads[nr] = grad
+                self._spend()
                 outputs = list(node.apply_backward(grads))
-                self.calls += 1
                 for (child, child_nr), grad in zip(node.next_functions, outputs, strict=False):
                     if child is target_node:
                         if child_nr == target_nr and grad is not None:
@@ -269,8 +303,10 @@ def _tensor_index(node: Any, slot: int) -> int | None:
 
 
 def analyse(provenance: Provenance, output: Tensor, input_tensor: Tensor, seed: Tensor,
-            explanation: Explanation, max_paths: int = MAX_PATHS) -> None:
-    """Fill `explanation` with the paths from `output` back to `input_tensor`.
+            explanation: Explanation, max_paths: int = MAX_PATHS,
+            bound: Bound | None = None) -> None:
+    """Fill `explanation` with the paths from `output` back to `input_tensor`, within `bound`
+    (past it: what was found, and `explanation.limit`).
 
     Runs with no observer and grad mode off: its own backward calls are not the program's.
     """
@@ -289,7 +325,7 @@ def analyse(provenance: Provenance, output: Tensor, input_tensor: Tensor, seed: 
         explanation.whole = seed.array
         return
     analysis = _Analysis(provenance, root_node, root_nr, seed, (target_node, target_nr),
-                         explanation.output, max_paths)
+                         explanation.output, max_paths, bound)
     previous = recording.set_observer(None)
     try:
         with grad_mode.no_grad():
@@ -314,6 +350,7 @@ class ExplainObserver:
         self.error: str | None = None
         self._pass = -1
         self._listening: tuple[int, int] | None = None  # the target, during an explained pass
+        self.end_bound: Bound | None = None  # of an analysis at the end of the program
 
     def _global(self, name: str) -> Any:
         interpreter = self.provenance.interpreter
@@ -345,15 +382,30 @@ class ExplainObserver:
                                   f"the backward pass from {self.output} at line {line}",
                                   from_output_pass=True)
         try:
-            analyse(self.provenance, output, input_tensor, seed, explanation, self.max_paths)
+            analyse(self.provenance, output, input_tensor, seed, explanation, self.max_paths,
+                    self._bound_of_the_run())
         except RuntimeError as error:  # e.g. saved tensors modified in place
             self.error = f"cannot explain the pass at line {line}: {error}"
             return
         self.explanation, self.error = explanation, None
         self._listening = explanation.target
 
-    def finish(self, variables: dict[str, Any]) -> Explanation:
-        """After the run: the explanation, with INPUT.grad as the program left it."""
+    def _bound_of_the_run(self) -> Bound:
+        """Inside a pass: the program's own deadline and memory limit (past them, the listing
+        stops, and the program at its next statement)."""
+        interpreter = self.provenance.interpreter
+        deadline, limits = getattr(interpreter, "deadline", None), getattr(interpreter, "limits",
+                                                                          None)
+        if not isinstance(deadline, float) or limits is None:
+            return Bound.unbounded()
+        return Bound(deadline, f"{limits.max_seconds:g} seconds",
+                     f"the program (with the analysis of its backward pass from {self.output})",
+                     limits.max_resident_bytes)
+
+    def finish(self, variables: dict[str, Any], bound: Bound | None = None) -> Explanation:
+        """After the run: the explanation, with INPUT.grad as the program left it; an analysis
+        at the end of the program stays within `bound` (LimitExceeded if its walk cannot)."""
+        self.end_bound = bound
         output, input_tensor = variables.get(self.output), variables.get(self.input)
         for name, value in ((self.output, output), (self.input, input_tensor)):
             if not isinstance(value, Tensor):
@@ -382,7 +434,8 @@ class ExplainObserver:
                                   f"the graph of {self.output} when the program ends "
                                   f"(it never runs {self.output}.backward(); seed 1)")
         try:
-            analyse(self.provenance, output, input_tensor, seed, explanation, self.max_paths)
+            analyse(self.provenance, output, input_tensor, seed, explanation, self.max_paths,
+                    self.end_bound)
         except RuntimeError as error:
             raise ExplainError(f"cannot walk the graph of {self.output}: {error}") from None
         return explanation
@@ -402,7 +455,7 @@ def _step_lines(step: Step) -> list[str]:
     out_shape, in_shape = (_shape(s) for s in step.shapes)
     return [f"    {_derivative(step):<28} {step.grad_fn}{where}",
             f"        Jacobian {out_shape} -> {in_shape}; gradient carried so far: "
-            f"{value_text(step.carried)}"]
+            f"{step.carried}"]
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -437,6 +490,11 @@ def _close(first: np.ndarray, second: np.ndarray) -> bool:
 
 
 def format_explanation(explanation: Explanation) -> str:
+    """The explanation as text; names and labels with any unprintable character escaped."""
+    return visible(_explanation_text(explanation))
+
+
+def _explanation_text(explanation: Explanation) -> str:
     e = explanation
     lines = [f"d{e.output}/d{e.input}: from {e.how}."]
     if not e.input_requires_grad:
@@ -486,12 +544,15 @@ def _sum_lines(e: Explanation) -> list[str]:
     else:
         lines.append(f"not every path is listed: {e.stopped}.")
         if e.whole is None:
-            lines.append("the whole sum could not be computed.")
+            reason = f": {e.limit.what}" if e.limit is not None else ""
+            lines.append(f"the whole sum could not be computed{reason}.")
             return lines
         total = e.whole
         lines.append(f"sum over all {e.total_paths} paths, computed node by node as backward "
                      f"does: {value_text(total)}")
     lines += _check_lines(e, total)
+    if complete and e.limit is not None:  # the sum node by node, for the check, was cut
+        lines.append(f"the check node by node was cut short: {e.limit.what}.")
     return lines
 
 

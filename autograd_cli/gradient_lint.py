@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from autograd_cli.errors import visible
 from autograd_cli.provenance import Place, Provenance, WeakIdMap, shape_text
 from engine import grad_mode, recording
 from engine.autograd import SECOND_BACKWARD, AccumulateGrad
@@ -44,7 +45,8 @@ class Finding:
     fix: str
 
     def format(self, filename: str) -> str:
-        return f"{filename}:{self.line}: lint ({self.kind}): {self.message}\n  fix: {self.fix}\n"
+        return visible(f"{filename}:{self.line}: lint ({self.kind}): {self.message}\n"
+                       f"  fix: {self.fix}\n")
 
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "kind": self.kind, "message": self.message, "fix": self.fix}
@@ -269,7 +271,7 @@ class GradientLinter:
 
     def _nonleaf_grad_findings(self, warnings: list[Any], text: str,
                                variables: dict[str, Any]) -> None:
-        lines = text.splitlines()
+        lines = text.split("\n")  # the program's lines (str.splitlines also splits at U+2028)
         for warning in warnings:
             if warning.line is None or not warning.message.startswith(NONLEAF_GRAD_WARNING[:40]):
                 continue

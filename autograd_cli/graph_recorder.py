@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from autograd_cli.bounds import Bound
 from engine import grad_mode, recording
 from engine.autograd import AccumulateGrad
 from engine.nn import Module
@@ -85,10 +86,15 @@ def dtype_name(dtype: np.dtype) -> str:
 
 
 def value_text(summary: Summary) -> str | None:
-    """The values as PyTorch prints them, without `tensor(...)` and dtype: `[5.]`, `3.`."""
+    """The values as PyTorch prints them by default, without `tensor(...)` and dtype: `[5.]`,
+    `3.`. (Default print options: a label is agraph's text, never `set_printoptions`' 10**6
+    digits.)"""
     if summary.small is None:
         return None
-    text = " ".join(tensor_repr(summary.small).split())
+    from autograd_cli.report import default_print_options
+
+    with default_print_options():
+        text = " ".join(tensor_repr(summary.small).split())
     text = re.sub(r",\s*(dtype|size)=[^,)]*", "", text)
     return shorten(text.removeprefix("tensor(").removesuffix(")"))
 
@@ -375,15 +381,18 @@ class GraphRecorder:
 
     # --- what the views draw -------------------------------------------------------------
 
-    def snapshot(self, pass_number: int | None = None) -> Snapshot:
-        """The graph of the program's variables now, or the one backward pass N walked."""
+    def snapshot(self, pass_number: int | None = None, bound: Bound | None = None) -> Snapshot:
+        """The graph of the program's variables now, or the one backward pass N walked; the
+        walk ticks `bound` (autograd_cli/bounds.py)."""
+        bound = bound or Bound.unbounded()
         if pass_number is not None:
-            return self._pass_snapshot(pass_number)
+            return self._pass_snapshot(pass_number, bound)
         roots: list[Record] = []
         values: dict[Record, Summary] = {}
         grads: dict[Record, Summary] = {}
         links: list[tuple[Record, Record]] = []
         for name in sorted(self.variables):
+            bound.tick()
             for _, tensor in named_tensors(name, self.variables[name]):
                 record = self._record_of(tensor)
                 roots.append(record)
@@ -399,24 +408,25 @@ class GraphRecorder:
                                 links.append(link)
                 if tensor.retains_grad:
                     record.retained = True
-        records, expand = reachable(roots + [target for _, target in links])
+        records, expand = reachable(roots + [target for _, target in links], bound=bound)
         for record in records:
             if record not in grads and record.grad is not None:
                 grads[record] = record.grad
+        bound.check()
         notes = [] if records else ["no tensors were recorded"]
         return Snapshot(records, expand, {r for r in records if r.root}, values, grads,
                         {r: r.flow for r in records if r.flow is not None}, links,
-                        display_names(records), notes)
+                        display_names(records, bound), notes)
 
-    def _pass_snapshot(self, number: int) -> Snapshot:
+    def _pass_snapshot(self, number: int, bound: Bound) -> Snapshot:
         captured = self.captured
         if captured is None or captured.number != number:
             raise ValueError(f"pass {number} was not kept: make the recorder with "
                              f"keep_pass={number}")
-        records, expand = reachable(list(captured.records), captured.records)
+        records, expand = reachable(list(captured.records), captured.records, bound)
         notes = [f"the graph that backward pass {number} of {self.passes} walked"]
         return Snapshot(records, expand, set(captured.roots), captured.values, captured.grads,
-                        captured.flows, [], display_names(records), notes)
+                        captured.flows, [], display_names(records, bound), notes)
 
 
 def saved_summaries(node: Any) -> tuple[tuple[str, Summary], ...]:
@@ -446,14 +456,16 @@ def named_tensors(name: str, value: Any) -> list[tuple[str, Tensor]]:
     return []
 
 
-def reachable(roots: list[Record], walked: dict[Record, None] | None = None
-              ) -> tuple[list[Record], set[Record]]:
+def reachable(roots: list[Record], walked: dict[Record, None] | None = None,
+              bound: Bound | None = None) -> tuple[list[Record], set[Record]]:
     """The records drawn from these roots (in creation order) and those whose op is drawn;
     with `walked` (one backward pass), autograd's nodes only if that pass ran them."""
+    bound = bound or Bound.unbounded()
     seen: set[Record] = set()
     expand: set[Record] = set()
     stack = list(roots)
     while stack:
+        bound.tick()
         record = stack.pop()
         if record in seen:
             continue
@@ -464,17 +476,19 @@ def reachable(roots: list[Record], walked: dict[Record, None] | None = None
     return sorted(seen, key=lambda r: r.seq), expand
 
 
-def display_names(records: list[Record]) -> dict[Record, str]:
+def display_names(records: list[Record], bound: Bound | None = None) -> dict[Record, str]:
     """Each tensor by the first name it was bound to (a function's parameter does not rename
     a tensor); drawn tensors that share a name are told apart in binding order with primes:
     y, y', y'', y''', then y'4, y'5, ..."""
-    bound: dict[str, list[tuple[int, Record]]] = {}
+    bound = bound or Bound.unbounded()
+    named: dict[str, list[tuple[int, Record]]] = {}
     for record in records:
+        bound.tick()
         if record.name is not None:
             name, order = record.name
-            bound.setdefault(name, []).append((order, record))
+            named.setdefault(name, []).append((order, record))
     labels: dict[Record, str] = {}
-    for name, holders in bound.items():
+    for name, holders in named.items():
         for rank, (_, record) in enumerate(sorted(holders, key=lambda h: h[0])):
             labels[record] = shorten(name + ("'" * rank if rank <= 3 else f"'{rank}"))
     return labels
@@ -559,8 +573,9 @@ def op_label(record: Record) -> str:
     return f"{name}({', '.join('·' if s is None else s for s in record.scalars)})"
 
 
-def forward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
+def forward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = None) -> Graph:
     """Tensors and the ops between them, in the direction data flowed."""
+    bound = bound or Bound.unbounded()
     graph = Graph("forward", options.rankdir, options.legend, options.title,
                   notes=list(snap.notes))
     ids = _Ids()
@@ -569,6 +584,7 @@ def forward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
     labels: dict[str, tuple[Record, tuple[str, ...], str]] = {}  # filled in after the cap
     derived = derivative_records(snap.records)
     for record in snap.records:
+        bound.tick()
         cluster = DERIVATIVE.id if record in derived else ""
         if record in snap.expand:
             owner = record.primary if record.primary in op_id else record
@@ -592,11 +608,13 @@ def forward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
         graph.edges.append(Edge(tensor_id[source], tensor_id[target], "grad", "grad"))
     if any(n.cluster for n in graph.nodes):
         graph.clusters.append(DERIVATIVE)
-    return with_labels(cap(graph, options.max_nodes, toward_inputs=True), labels, snap, options)
+    return with_labels(cap(graph, options.max_nodes, toward_inputs=True, bound=bound), labels,
+                       snap, options)
 
 
-def backward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
+def backward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = None) -> Graph:
     """grad_fn nodes and AccumulateGrad at leaves, along next_functions (root first)."""
+    bound = bound or Bound.unbounded()
     graph = Graph("backward", options.rankdir, options.legend, options.title,
                   notes=list(snap.notes))
     ids, node_id, owners = _Ids(), {}, []
@@ -605,6 +623,7 @@ def backward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
     used = {source for record in snap.expand
             for source, needed in zip(record.inputs, record.needs, strict=True) if needed}
     for record in snap.records:
+        bound.tick()
         if record.is_leaf and record in used:
             node_id[record] = ids.make("acc", record)
             labels[node_id[record]] = (record, ("AccumulateGrad",), "(leaf)")
@@ -633,6 +652,7 @@ def backward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
             if options.show_saved:
                 add_saved(graph, record, node_id[record])
     for record in owners:
+        bound.tick()
         for index, (source, needed) in enumerate(zip(record.inputs, record.needs, strict=True)):
             if not needed or source not in node_id:
                 continue
@@ -646,8 +666,8 @@ def backward_graph(snap: Snapshot, options: ViewOptions) -> Graph:
             graph.edges.append(Edge(start, node_id[source], "next"))
     if any(n.cluster for n in graph.nodes):
         graph.clusters.append(DERIVATIVE)
-    return with_labels(cap(graph, options.max_nodes, toward_inputs=False), labels, snap,
-                       options)
+    return with_labels(cap(graph, options.max_nodes, toward_inputs=False, bound=bound), labels,
+                       snap, options)
 
 
 def with_labels(graph: Graph, labels: dict[str, tuple[Record, tuple[str, ...], str]],
@@ -677,13 +697,15 @@ def add_saved(graph: Graph, record: Record, fn_id: str) -> None:
         graph.edges.append(Edge(saved_id, fn_id, "saved"))
 
 
-def cap(graph: Graph, max_nodes: int, toward_inputs: bool) -> Graph:
+def cap(graph: Graph, max_nodes: int, toward_inputs: bool, bound: Bound | None = None) -> Graph:
     """Past `max_nodes`, keep the part nearest the outputs and say what was cut, in a note."""
     if len(graph.nodes) <= max_nodes:
         return graph
+    bound = bound or Bound.unbounded()
     neighbours: dict[str, list[str]] = {}
     has_parent: set[str] = set()
     for edge in graph.edges:
+        bound.tick()
         inward = toward_inputs or edge.kind == "saved"  # a saved tensor hangs off its grad_fn
         near, far = (edge.dst, edge.src) if inward else (edge.src, edge.dst)
         neighbours.setdefault(near, []).append(far)
@@ -696,6 +718,7 @@ def cap(graph: Graph, max_nodes: int, toward_inputs: bool) -> Graph:
         if current not in kept:
             kept[current] = None
             queue.extend(neighbours.get(current, ()))
+    bound.check()
     dropped = [n for n in graph.nodes if n.id not in kept]
     lines = sorted({n.attrs["line"] for n in dropped if isinstance(n.attrs.get("line"), int)})
     where = f" (made at lines {lines[0]}–{lines[-1]})" if lines else ""
@@ -703,6 +726,7 @@ def cap(graph: Graph, max_nodes: int, toward_inputs: bool) -> Graph:
             f"drawn: the {max_nodes} nearest the outputs; raise --max-nodes to see more")
     note = Node("note_cut", "note", text, "note", "", {"hidden_nodes": len(dropped)})
     edges = [e for e in graph.edges if e.src in kept and e.dst in kept]
+    bound.check()
     cut_at = {(e.src if e.src in kept else e.dst) for e in graph.edges
               if (e.src in kept) != (e.dst in kept)}
     edges += [Edge(note.id, node_id, "cut") if toward_inputs else Edge(node_id, note.id, "cut")
@@ -714,8 +738,10 @@ def cap(graph: Graph, max_nodes: int, toward_inputs: bool) -> Graph:
 
 
 def build_graph(recorder: GraphRecorder, options: ViewOptions,
-                pass_number: int | None = None) -> Graph:
-    snap = recorder.snapshot(pass_number)
+                pass_number: int | None = None, bound: Bound | None = None) -> Graph:
+    """The view `options` asks for; making it ticks `bound` (autograd_cli/bounds.py), which
+    raises LimitExceeded when the time or memory limit is hit."""
+    snap = recorder.snapshot(pass_number, bound)
     if options.view == "backward":
-        return backward_graph(snap, options)
-    return forward_graph(snap, options)
+        return backward_graph(snap, options, bound)
+    return forward_graph(snap, options, bound)

@@ -11,6 +11,8 @@ Every limit has a command-line option that raises it, named after the field (`ma
     max_int_bits            65_536        --max-int-bits         bits of an integer result
     max_str_len             10_000_000    --max-str-len          characters of a string
     max_list_len            10_000_000    --max-list-len         items of a list or tuple
+    max_nested_items        10_000_000    --max-nested-items     nested items one ==, <, in,
+                                                                 hash or sort walks
     max_tensor_elements     100_000_000   --max-elements         elements of a tensor (engine)
     max_total_tensor_bytes  1 GiB         --max-memory           bytes of tensors (engine)
     max_graph_nodes         5_000_000     --max-graph-nodes      nodes one backward walks (engine)
@@ -50,6 +52,7 @@ class Limits:
     max_int_bits: int = 65_536
     max_str_len: int = 10_000_000
     max_list_len: int = 10_000_000
+    max_nested_items: int = 10_000_000
     max_tensor_elements: int = 100_000_000
     max_total_tensor_bytes: int = 1 << 30
     max_graph_nodes: int = 5_000_000

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 # command -> on/off flag -> (parameter of the command in cli.py and commands.py, value)
@@ -87,42 +86,78 @@ def _plain_value(text: str | None, allowed: Any) -> Any:
         return None
     if allowed != PATH:
         return text if text in allowed else None
-    if os.path.exists(text) and not os.access(text, os.R_OK):
-        return None  # typer refuses an existing path it cannot read
-    return Path(text)
+    from autograd_cli.paths import OutputPath
+
+    return OutputPath(text)  # as typer's parser makes it: the text kept (a trailing "/")
 
 
 def main() -> None:
     """Console-script entry point. A bug in agraph itself is reported in one line (set
     AGRAPH_DEBUG=1 for its traceback), never as a traceback the user must read."""
+    _leave(_main())
+
+
+def _main() -> int:
     try:
         simple = simple_command(sys.argv[1:])
         if simple is None:
             from autograd_cli.cli import app
 
-            app()
-        else:
-            from autograd_cli import commands
-            from autograd_cli.limits import Limits
+            app()  # exits with the command's status (typer's usage errors: 2)
+            return 0
+        from autograd_cli import commands
+        from autograd_cli.limits import Limits
 
-            command, arguments = simple
-            run: dict[str, Callable[..., int]] = {
-                "run": commands.run, "render": commands.render, "check": commands.check}
-            status = run[command](limits=Limits(), **arguments)
-            sys.stdout.flush()
-            sys.exit(status)
+        command, arguments = simple
+        run: dict[str, Callable[..., int]] = {
+            "run": commands.run, "render": commands.render, "check": commands.check}
+        return run[command](limits=Limits(), **arguments)
+    except SystemExit as exit_:
+        if exit_.code is None or isinstance(exit_.code, int):
+            return exit_.code or 0
+        sys.stderr.write(f"{exit_.code}\n")
+        return 1
     except KeyboardInterrupt:
         sys.stderr.write("agraph: interrupted\n")
-        sys.exit(130)
+        return 130
     except BrokenPipeError:  # the reader went away (`agraph run x.expr | head`), as typer does
         _silence_stdout()
-        sys.exit(1)
+        return 1
+    except MemoryError:  # never an "internal error": the machine has less memory than allowed
+        from autograd_cli.bounds import out_of_memory
+
+        sys.stderr.write(f"agraph: {out_of_memory('agraph')}\n")
+        return 1
     except Exception as error:  # noqa: BLE001 - the last line of defence
         if os.environ.get("AGRAPH_DEBUG"):
             raise
-        sys.stderr.write(f"agraph: internal error: {type(error).__name__}: {error} "
-                         "(please report it; AGRAPH_DEBUG=1 shows the traceback)\n")
-        sys.exit(1)
+        from autograd_cli.errors import visible
+
+        if type(error).__name__ == "LimitError" and type(error).__module__ == "engine.budget":
+            sys.stderr.write(visible(f"agraph: LimitError: {error}\n"))  # a limit, not a bug
+            return 1
+
+        sys.stderr.write(visible(f"agraph: internal error: {type(error).__name__}: {error} "
+                                 "(please report it; AGRAPH_DEBUG=1 shows the traceback)\n"))
+        return 1
+
+
+def _leave(status: int) -> None:
+    """Flush stdout and stderr, then end the process at once: tearing down the heap of a run
+    (a graph of a million nodes) takes seconds and leaves nothing to do. Files agraph writes
+    are closed before this; a program stuck in a C call (a daemon thread) ends here too."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        status = status or 1
+    except (OSError, ValueError):
+        status = status or 1
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(status)
 
 
 def _silence_stdout() -> None:

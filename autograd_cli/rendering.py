@@ -11,10 +11,16 @@ Graphviz and never need its binary.
 from __future__ import annotations
 
 import os
+import re
+import stat
+import sys
+import tempfile
 from collections.abc import Sequence
 from typing import Any
 
+from autograd_cli.bounds import Bound
 from autograd_cli.graph_recorder import DEFAULT_MAX_NODES, GraphRecorder, ViewOptions, build_graph
+from autograd_cli.paths import given_text
 from renderers.model import Graph
 from renderers.svg import IMAGE_FORMATS, GraphvizFailed, GraphvizMissing
 
@@ -53,8 +59,10 @@ def record_program(text: str, limits: Any = None, *, keep_pass: int | None = Non
 def graph_model(recorder: GraphRecorder, *, view: str = "forward",
                 pass_number: int | None = None, show_saved: bool = False, values: bool = True,
                 grads: bool = True, legend: bool = True, rankdir: str = "TB",
-                max_nodes: int = DEFAULT_MAX_NODES, title: str = "") -> Graph:
-    """The neutral model of the requested view."""
+                max_nodes: int = DEFAULT_MAX_NODES, title: str = "",
+                bound: Bound | None = None) -> Graph:
+    """The neutral model of the requested view; its making ticks `bound` (autograd_cli/bounds.py:
+    it raises LimitExceeded when the time or memory limit is hit)."""
     if view not in VIEWS:
         raise RenderError(f"unknown view {view!r}; expected one of: {', '.join(VIEWS)}")
     if rankdir not in RANKDIRS:
@@ -70,7 +78,7 @@ def graph_model(recorder: GraphRecorder, *, view: str = "forward",
             raise RenderError(f"--pass {pass_number}: the recorder kept pass "
                               f"{recorder.keep_pass}; make it with keep_pass={pass_number}")
     options = ViewOptions(view, values, grads, show_saved, legend, rankdir, max_nodes, title)
-    return build_graph(recorder, options, pass_number)
+    return build_graph(recorder, options, pass_number, bound)
 
 
 def graph_dict(recorder: GraphRecorder, **options: Any) -> dict[str, Any]:
@@ -114,32 +122,146 @@ def render_model(graph: Graph, fmt: str = "svg") -> bytes:
 
 def write_atomically(path: str | os.PathLike[str], data: bytes,
                      input_path: str | os.PathLike[str] | None = None) -> None:
-    """Write `data` to `path` whole or not at all (a temp file beside it, then os.replace).
+    """Write `data` to `path` (`-o`, `--svg FILE`, the debugger's `graph FILE`).
 
-    Refuses to write over `input_path` (the program; symlinks and hard links included), to a
-    directory, or into a directory that does not exist (it never creates directories).
+    - a regular file, or a new one, is written whole or not at all: a temporary file beside it
+      (a short name: any valid file name works), then os.replace. An existing file keeps its
+      permission bits (and its owner, where agraph may set it). A symlink at `path` stays: the
+      file it points to is the one written;
+    - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` are written to that open
+      file descriptor, so `-o /dev/stdout` is stdout whatever it is (a pipe, a file opened with
+      `>>`, a terminal);
+    - a character device (`/dev/null`, a terminal) or a FIFO is written into in place (a FIFO
+      waits for its reader): it is never replaced by a regular file;
+    - refused, with OutputError: the input program (`input_path`, symlinks and hard links
+      included), a directory, a path ending in `/`, a directory that does not exist (none is
+      ever created), a block device or a socket.
     """
-    target = os.fspath(path)
-    if os.path.isdir(target):
-        raise OutputError(f"{target}: is a directory; give a file name")
-    directory = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(directory):
-        raise OutputError(f"{target}: directory {directory} does not exist")
+    target = given_text(path)  # as typed: `Path` drops the "/" of `newdir/`
     if input_path is not None and os.fspath(input_path) != "-" and same_file(target, input_path):
         raise OutputError(f"{target}: is the input program; refusing to overwrite it")
-    temp, fd = _create_temp(directory, os.path.basename(target))
+    descriptor = _descriptor_of(target)
+    if descriptor is not None:
+        _write_descriptor(descriptor, target, data)
+        return
     try:
+        status: os.stat_result | None = os.stat(target)  # follows symlinks
+    except FileNotFoundError:
+        status = None
+    except OSError as error:  # a file where a directory should be, a symlink loop, ...
+        raise OutputError(f"{target}: {error.strerror or error}") from None
+    if status is None:
+        if target.endswith(_SEPARATORS):
+            raise OutputError(f"{target}: No such file or directory (a path that ends in / "
+                              "names a directory; give a file name)")
+    elif stat.S_ISDIR(status.st_mode):
+        raise OutputError(f"{target}: is a directory; give a file name")
+    elif stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
+        _write_in_place(target, data)
+        return
+    elif not stat.S_ISREG(status.st_mode):
+        kind = "block device" if stat.S_ISBLK(status.st_mode) else (
+            "socket" if stat.S_ISSOCK(status.st_mode) else "special file")
+        raise OutputError(f"{target}: is a {kind}, not a regular file; refusing to write to it")
+    real = os.path.realpath(target)  # what a symlink at `path` points to: the link stays
+    directory = os.path.dirname(real)
+    if not os.path.isdir(directory):
+        raise OutputError(f"{target}: directory {directory} does not exist")
+    _replace(target, real, data, status)
+
+
+_SEPARATORS = tuple(sep for sep in (os.sep, os.altsep, "/") if sep)
+_DESCRIPTOR_PATH = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
+_STANDARD_STREAMS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def _descriptor_of(target: str) -> int | None:
+    """The file descriptor a path like /dev/stdout or /dev/fd/3 names, else None."""
+    absolute = os.path.abspath(target)
+    if absolute in _STANDARD_STREAMS:
+        return _STANDARD_STREAMS[absolute]
+    match = _DESCRIPTOR_PATH.fullmatch(absolute)
+    return int(match.group(1)) if match and len(match.group(1)) < 10 else None
+
+
+def _write_descriptor(descriptor: int, target: str, data: bytes) -> None:
+    stream = {1: sys.stdout, 2: sys.stderr}.get(descriptor)
+    buffer = getattr(stream, "buffer", None)
+    if stream is not None and buffer is not None:  # after what was written to it before
+        stream.flush()
+        buffer.write(data)
+        buffer.flush()
+        return
+    try:
+        _write_all(descriptor, data)
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
+
+
+def _write_in_place(target: str, data: bytes) -> None:
+    """Write into a character device or a FIFO that exists (opening a FIFO waits for a
+    reader); never create, truncate or replace anything."""
+    try:
+        fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC)
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):  # changed since it was looked at
+            raise OutputError(f"{target}: changed while agraph was opening it; not written")
+        _write_all(fd, data)
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _replace(target: str, real: str, data: bytes, old: os.stat_result | None) -> None:
+    """Write a temporary file beside `real` and rename it over `real`; the new file gets the
+    old one's permission bits and owner, or the usual 0o666 less the umask."""
+    directory, name = os.path.split(real)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=".agraph-", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
+    try:
+        if old is not None:
+            _keep_owner(fd, old)
+            os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o777)
+        else:
+            os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, target)
+        os.replace(temp, real)
     except OSError as error:
         _remove_quietly(temp)
         raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
     except BaseException:
         _remove_quietly(temp)
         raise
+
+
+def _keep_owner(fd: int, old: os.stat_result) -> None:
+    if (old.st_uid, old.st_gid) == (os.geteuid(), os.getegid()):
+        return
+    try:
+        os.fchown(fd, old.st_uid, old.st_gid)
+    except OSError:  # not allowed to (not root): the file becomes the writer's, as with cp
+        pass
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
@@ -149,19 +271,6 @@ def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> 
     except OSError:
         pass
     return os.path.realpath(first) == os.path.realpath(second)
-
-
-def _create_temp(directory: str, name: str) -> tuple[str, int]:
-    for attempt in range(100):
-        temp = os.path.join(directory, f".{name}.{os.getpid()}.{attempt}.tmp")
-        try:
-            return temp, os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            continue
-        except OSError as error:
-            raise OutputError(f"{os.path.join(directory, name)}: cannot write: "
-                              f"{error.strerror or error}") from None
-    raise OutputError(f"{os.path.join(directory, name)}: cannot create a temporary file")
 
 
 def _remove_quietly(path: str) -> None:

@@ -3,7 +3,12 @@
 Nothing here hands out a host object a program could climb from: `str` and friends are wrappers
 that show values with `display_str`, `isinstance` knows them, and every builtin that consumes an
 iterable counts its items (a C loop over `range(10**12)` could not be interrupted otherwise).
-`int`, `float` and `bool` are Python's own types, because `dtype=float` means float64 to torch.
+`int`, `float` and `bool` are Python's own types, because `dtype=float` means float64 to torch;
+the interpreter checks `int(text, base)` with `check_int_call`.
+
+Builtins and methods that compare or hash items in one C call (`sorted`, `min`, `set(...)`,
+`list.index`, `dict.get`, ...) count the nested items that walks first (max_nested_items), and
+those that build text check its length before joining it (max_str_len, max_output_bytes).
 """
 
 from __future__ import annotations
@@ -11,11 +16,22 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Any, Protocol
 
 from autograd_cli.limits import LimitExceeded, Limits
 from autograd_cli.script_format import TextFormatter
-from autograd_cli.script_objects import BuiltinMethod, BuiltinType, display_repr, display_str
+from autograd_cli.script_objects import (
+    NESTED_TYPES,
+    BuiltinMethod,
+    BuiltinType,
+    check_contains,
+    check_hash,
+    check_hashes,
+    check_items,
+    display_repr,
+    display_str,
+)
 
 _MISSING: Any = object()
 
@@ -33,6 +49,8 @@ class Runtime(Protocol):
     def add(self, left: Any, right: Any) -> Any: ...
 
     def write(self, text: str) -> None: ...
+
+    def check_output(self, length: int) -> None: ...
 
 
 def make_builtins(runtime: Runtime) -> dict[str, Any]:
@@ -77,14 +95,26 @@ class _Builtins:
         for name, value in (("sep", sep), ("end", end)):
             if value is not None and type(value) is not str:
                 raise TypeError(f"{name} must be None or a string, not {type(value).__name__}")
-        text = (" " if sep is None else sep).join(display_str(value) for value in values)
-        self.runtime.write(text + ("\n" if end is None else end))
+        separator = " " if sep is None else sep
+        ending = "\n" if end is None else end
+        # The length is checked as it grows, before anything is joined: print(*[s] * 500)
+        # would otherwise build 500 times s in one C call.
+        length = len(ending) + len(separator) * max(0, len(values) - 1)
+        self.runtime.check_output(length)
+        max_len = self.runtime.limits.max_str_len
+        pieces = []
+        for value in values:
+            piece = display_str(value, max_len)
+            length += len(piece)
+            self.runtime.check_output(length)
+            pieces.append(piece)
+        self.runtime.write(separator.join(pieces) + ending)
 
     def make_str(self, value: Any = "") -> str:
-        return display_str(value)
+        return display_str(value, self.runtime.limits.max_str_len)
 
     def repr(self, value: Any) -> str:
-        return display_repr(value)
+        return display_repr(value, self.runtime.limits.max_str_len)
 
     def format(self, value: Any, spec: str = "") -> str:
         if type(spec) is not str:
@@ -98,10 +128,15 @@ class _Builtins:
         return tuple(self.runtime.bounded_list(iterable))
 
     def make_set(self, iterable: Any = ()) -> set[Any]:
-        return set(self.runtime.bounded(iterable))
+        if type(iterable) in _KEEP_HASHES:
+            return set(iterable)
+        items = self.runtime.bounded_list(iterable)
+        check_hashes(items, self.runtime.limits.max_nested_items)
+        return set(items)
 
     def make_dict(self, iterable: Any = (), **kwargs: Any) -> dict[Any, Any]:
-        result = dict(iterable) if type(iterable) is dict else dict(self.runtime.bounded(iterable))
+        result = dict(iterable) if type(iterable) is dict else dict(
+            _checked_pairs(self.runtime, iterable))
         result.update(kwargs)
         return result
 
@@ -115,11 +150,13 @@ class _Builtins:
                  default: Any) -> Any:
         if not args:
             raise TypeError(f"{name} expected at least 1 argument, got 0")
-        items = self.runtime.bounded(args[0]) if len(args) == 1 else args
+        items = self.runtime.bounded_list(args[0]) if len(args) == 1 else list(args)
+        if default is not _MISSING and len(args) > 1:
+            raise TypeError(f"Cannot specify a default for {name}() with multiple positional "
+                            "arguments")
+        key = _checked_keys(items, key, self.runtime.limits.max_nested_items,
+                            "comparing these values")
         if default is not _MISSING:
-            if len(args) > 1:
-                raise TypeError(f"Cannot specify a default for {name}() with multiple "
-                                "positional arguments")
             return choose(items, key=key, default=default)
         return choose(items, key=key)
 
@@ -142,7 +179,7 @@ class _Builtins:
 
     def sorted(self, iterable: Any, *, key: Any = None, reverse: bool = False) -> list[Any]:
         items = self.runtime.bounded_list(iterable)
-        items.sort(key=key, reverse=reverse)
+        _sort(items, key, reverse, self.runtime.limits.max_nested_items)
         return items
 
     def any(self, iterable: Any) -> bool:
@@ -158,6 +195,69 @@ class _Builtins:
 for _name in ("print", "repr", "format", "min", "max", "sum", "round", "sorted", "any", "all",
               "isinstance"):
     getattr(_Builtins, _name).__qualname__ = _name
+
+
+# Sets built from these reuse the hashes their items have: nothing is hashed again.
+_KEEP_HASHES = frozenset({set, frozenset, dict})
+_PAIRS = frozenset({tuple, list})
+
+
+def _checked_keys(items: list[Any], key: Any, cap: int, what: str) -> Any:
+    """The `key=` to hand to sort/min/max once the values they compare are checked: the keys
+    are computed first (in order, as Python does), then handed back one by one in C."""
+    if key is None:
+        check_items(items, cap, what)
+        return None
+    keys = [key(item) for item in items]
+    check_items(keys, cap, what)
+    return partial(next, iter(keys))  # called once per item, in order, by sort, min and max
+
+
+def _sort(items: list[Any], key: Any, reverse: Any, cap: int) -> None:
+    """`items.sort(key=key, reverse=reverse)`, with the items (or keys) it compares checked."""
+    items.sort(key=_checked_keys(items, key, cap, "sorting these values"), reverse=reverse)
+
+
+def _checked_pairs(runtime: Runtime, iterable: Any) -> list[Any]:
+    """The (key, value) pairs of `dict(iterable)`, with the keys it hashes checked."""
+    pairs = runtime.bounded_list(iterable)
+    keys = [pair[0] for pair in pairs if type(pair) in _PAIRS and len(pair) == 2]
+    check_hashes(keys, runtime.limits.max_nested_items)
+    return pairs
+
+
+def check_int_call(args: list[Any] | tuple[Any, ...], kwargs: dict[str, Any],
+                   max_bits: int) -> int:
+    """`int(text, base)`, with the bits of the result checked first: Python's limit of 4,300
+    digits leaves out the bases that are powers of two, so `int("1" * 10**7, 2)` would make a
+    10-million-bit integer (and `//` of two of them takes a minute in one C call)."""
+    text = args[0] if args else None
+    base = args[1] if len(args) > 1 else kwargs.get("base", 10)
+    if type(text) is str and type(base) is int:
+        bits = _parsed_bits(text, base)
+        if bits > max_bits + 64:
+            raise LimitExceeded("max_int_bits", f"int() of this text would have about {bits} "
+                                f"bits, more than {max_bits}")
+    result = int(*args, **kwargs)
+    if result.bit_length() > max_bits:
+        raise LimitExceeded("max_int_bits", f"int() of this text has {result.bit_length()} "
+                            f"bits, more than {max_bits}")
+    return result
+
+
+def _parsed_bits(text: str, base: int) -> int:
+    """About the bits of `int(text, base)` (the digits after a sign, prefix and zeros)."""
+    digits = text.strip().lstrip("+-")
+    prefix = digits[:2].lower()
+    prefixed = {"0x": 16, "0o": 8, "0b": 2}.get(prefix)
+    if prefixed is not None and base in (0, prefixed):
+        digits, base = digits[2:], prefixed
+    elif base == 0:
+        base = 10
+    if not 2 <= base <= 36:
+        return 0  # Python refuses the base
+    significant = len(digits.replace("_", "").lstrip("0"))
+    return math.ceil(significant * math.log2(base))
 
 
 def _python_types(classinfo: Any) -> type | tuple[type, ...]:
@@ -182,6 +282,7 @@ PLAIN_METHODS: dict[type, frozenset[str]] = {
         isdigit isalpha isalnum isspace isupper islower isdecimal isnumeric isidentifier
         removeprefix removesuffix
         """.split()),
+    # (remove, index, count, sort, get, pop, setdefault, add, discard: checked, see below)
     list: frozenset("pop remove index count reverse sort copy clear".split()),
     tuple: frozenset("count index".split()),
     dict: frozenset("items keys values get pop popitem setdefault copy clear".split()),
@@ -241,8 +342,59 @@ def _str_pad(name: str) -> Callable[[Runtime, str], Callable[..., str]]:
 
 def _dict_update(runtime: Runtime, mapping: dict[Any, Any]) -> Callable[..., None]:
     def update(other: Any = (), **kwargs: Any) -> None:
-        mapping.update(other if type(other) is dict else runtime.bounded(other), **kwargs)
+        mapping.update(other if type(other) is dict else _checked_pairs(runtime, other),
+                       **kwargs)
     return update
+
+
+def _hashing(name: str) -> Callable[[Runtime, Any], Callable[..., Any]]:
+    """dict.get/pop/setdefault, set.add/discard/remove: they hash their first argument."""
+    def factory(runtime: Runtime, container: Any) -> Callable[..., Any]:
+        method = getattr(container, name)
+        cap = runtime.limits.max_nested_items
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if args and args[0].__class__ is tuple:
+                check_hash(args[0], cap)
+            return method(*args, **kwargs)
+        return call
+    return factory
+
+
+def _comparing(name: str) -> Callable[[Runtime, Any], Callable[..., Any]]:
+    """list.index/count/remove, tuple.index/count: they compare their argument with items."""
+    def factory(runtime: Runtime, sequence: Any) -> Callable[..., Any]:
+        method = getattr(sequence, name)
+        cap = runtime.limits.max_nested_items
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if args and args[0].__class__ in NESTED_TYPES:
+                check_contains(sequence, args[0], cap)
+            try:
+                return method(*args, **kwargs)
+            except ValueError:
+                if name == "index" and type(sequence) is list and args:
+                    # Python's message shows the host repr (`<bound method add of ...>`)
+                    shown = _short_repr(args[0], runtime.limits.max_str_len)
+                    raise ValueError(f"{shown} is not in list") from None
+                raise
+        return call
+    return factory
+
+
+def _short_repr(value: Any, max_len: int) -> str:
+    try:
+        return display_repr(value, max_len)
+    except (LimitExceeded, RecursionError):
+        return f"<a value of type {type(value).__name__}>"
+
+
+def _list_sort(runtime: Runtime, items: list[Any]) -> Callable[..., None]:
+    def sort(*args: Any, key: Any = None, reverse: bool = False) -> None:
+        if args:
+            raise TypeError("sort() takes no positional arguments")
+        _sort(items, key, reverse, runtime.limits.max_nested_items)
+    return sort
 
 
 def _list_grow(name: str) -> Callable[[Runtime, list[Any]], Callable[..., None]]:
@@ -259,11 +411,16 @@ def _list_grow(name: str) -> Callable[[Runtime, list[Any]], Callable[..., None]]
     return factory
 
 
+_HASHING_METHODS = {name: _hashing(name) for name in ("get", "pop", "setdefault")}
 _CHECKED_METHODS: dict[type, dict[str, Callable[[Runtime, Any], Callable[..., Any]]]] = {
     str: {"format": _str_format, "join": _str_join, "replace": _str_replace,
           "ljust": _str_pad("ljust"), "rjust": _str_pad("rjust"), "center": _str_pad("center"),
           "zfill": _str_pad("zfill")},
     list: {"append": _list_grow("append"), "extend": _list_grow("extend"),
-           "insert": _list_grow("insert")},
-    dict: {"update": _dict_update},
+           "insert": _list_grow("insert"), "sort": _list_sort,
+           **{name: _comparing(name) for name in ("index", "count", "remove")}},
+    tuple: {name: _comparing(name) for name in ("index", "count")},
+    dict: {"update": _dict_update, **_HASHING_METHODS},
+    OrderedDict: _HASHING_METHODS,
+    set: {name: _hashing(name) for name in ("add", "discard", "remove")},
 }

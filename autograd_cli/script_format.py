@@ -9,6 +9,7 @@ check as `obj.name` in a program, so `"{0.__class__}"` is refused like `x.__clas
 
 from __future__ import annotations
 
+import math
 import re
 import string
 from collections.abc import Callable, Mapping
@@ -26,14 +27,19 @@ _FORMATTABLE = frozenset({str, int, float, bool, type(None), complex})
 _PARSER = string.Formatter()
 
 
-def convert(value: Any, conversion: str) -> str:
-    """The `!s`, `!r` and `!a` conversions of f-strings and `str.format`."""
+def convert(value: Any, conversion: str, max_len: int | None = None) -> str:
+    """The `!s`, `!r` and `!a` conversions of f-strings and `str.format` (and %s, %r, %a);
+    `max_len` bounds the text of a container (max_str_len)."""
     if conversion == "s":
-        return display_str(value)
+        return display_str(value, max_len)
     if conversion == "r":
-        return display_repr(value)
+        return display_repr(value, max_len)
     if conversion == "a":
-        return display_repr(value).encode("ascii", "backslashreplace").decode("ascii")
+        text = display_repr(value, max_len).encode("ascii", "backslashreplace").decode("ascii")
+        if max_len is not None and len(text) > max_len:
+            raise LimitExceeded("max_str_len", f"the text of this value would be longer than "
+                                f"{max_len} characters")
+        return text
     raise ValueError(f"Unknown conversion specifier {conversion}")
 
 
@@ -56,7 +62,7 @@ class TextFormatter:
     def format_value(self, value: Any, spec: str) -> str:
         """`format(value, spec)`: a field of an f-string or of `str.format`."""
         if not spec and not is_engine_object(value):
-            return display_str(value)
+            return display_str(value, self.max_len)
         self.check_spec(spec)
         if type(value) in _FORMATTABLE or is_engine_object(value):
             return format(value, spec)
@@ -83,7 +89,7 @@ class TextFormatter:
                 next_index += 1
             value = self._field_value(field, args, kwargs)
             if conversion:
-                value = convert(value, conversion)
+                value = convert(value, conversion, self.max_len)
             if spec and "{" in spec:
                 if recursion == 0:
                     raise ValueError("Max string recursion exceeded")
@@ -150,7 +156,12 @@ class TextFormatter:
                 value = args[used]
                 used += 1
             if kind in "rsa":
-                value, kind = convert(value, kind), "s"
+                value, kind = convert(value, kind, self.max_len), "s"
+                precision = match["precision"]  # "%.3s" keeps 3 characters
+                reserved += len(value) if precision is None else min(len(value), int(precision))
+            else:
+                reserved += _number_length(value, kind)
+            self.check_length(reserved)
             pieces.append(f"%{match['flags']}{match['width'] or ''}"
                           f"{'.' + match['precision'] if match['precision'] else ''}{kind}")
             converted.append(value)
@@ -158,3 +169,21 @@ class TextFormatter:
         if not by_key and used < len(args):
             raise TypeError("not all arguments converted during string formatting")
         return "".join(pieces) % tuple(converted)
+
+
+def _number_length(value: Any, kind: str) -> int:
+    """An upper bound of the characters of `value` formatted as a number by %d, %x, %f, ...
+    (but for a width or precision, which are counted apart)."""
+    if kind == "c":
+        return 1
+    if isinstance(value, int) and kind in "diuxXo":
+        return value.bit_length() // 3 + 2  # octal has the most digits
+    if isinstance(value, (int, float)):
+        magnitude = abs(value)
+        if kind in "fF" and magnitude >= 1 and magnitude != math.inf:
+            try:
+                return int(math.log10(magnitude)) + 10  # sign, point, 6 decimals
+            except (OverflowError, ValueError):
+                return 330
+        return 32
+    return 330  # a tensor or another number type: as many digits as a float can have

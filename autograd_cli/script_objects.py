@@ -7,17 +7,27 @@
 - `BuiltinType`: `str`, `list`, ... as a program sees them (callable, known to isinstance).
 - `display_str` / `display_repr`: what `print`, `str()`, f-strings and `repr()` show. They never
   let Python's default repr of a host object through (`<function f at 0x...>`, `<module ...>`),
-  and print integers of any allowed size.
+  and print integers of any allowed size. Given `max_len`, they refuse (max_str_len) a text
+  that would be longer, before building it where its length can be told from the value.
+- `nested_size`: how many items one C call over a value walks (`==`, `<`, `in`, hash, sort,
+  repr). Lists and tuples can share their items: `b = [a] * 1000; c = [b] * 1000` is small
+  in memory, yet `c == d` or `hash(c)` walks a billion items in one C call that no time limit
+  can interrupt. It is counted first, each shared container looked at once.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain, compress, filterfalse, repeat
+from operator import and_, not_
 from types import MappingProxyType
 from typing import Any, Protocol
+
+from autograd_cli.limits import LimitExceeded
 
 # CPython refuses int -> str beyond 4300 digits; bigger (allowed) ints are printed in chunks.
 _DIGITS_PER_CHUNK = 4000
@@ -199,8 +209,8 @@ def int_text(value: int) -> str:
     return sign + str(head) + "".join(str(chunk).zfill(_DIGITS_PER_CHUNK) for chunk in tail)
 
 
-def display_str(value: Any) -> str:
-    """What `print(value)` and `str(value)` show."""
+def display_str(value: Any, max_len: int | None = None) -> str:
+    """What `print(value)` and `str(value)` show; `max_len` bounds a container's text."""
     kind = type(value)
     if kind is str:
         return value  # type: ignore[no-any-return]
@@ -210,38 +220,66 @@ def display_str(value: Any) -> str:
         return str(value)
     if is_engine_object(value):
         return str(value)
-    return display_repr(value)
+    return display_repr(value, max_len)
 
 
-def display_repr(value: Any) -> str:
-    """What `repr(value)` shows; containers show their items with `display_repr`."""
-    parts: list[str] = []
-    _Repr(parts).add(value)
-    return "".join(parts)
+def display_repr(value: Any, max_len: int | None = None) -> str:
+    """What `repr(value)` shows; containers show their items with `display_repr`.
+
+    With `max_len`, a text longer than that is refused (LimitExceeded, max_str_len): at once if
+    a lower bound of its length (from the lengths of the containers and strings in it) is over,
+    else as soon as the text built so far is.
+    """
+    if max_len is not None and type(value) in NESTED_TYPES and has_nested(value):
+        if nested_size(value, max_len, text=True) > max_len:
+            raise _text_too_long(max_len)
+    builder = _Repr(max_len)
+    builder.add(value)
+    text = "".join(builder.parts)
+    if max_len is not None and len(text) > max_len:
+        raise _text_too_long(max_len)
+    return text
+
+
+def _text_too_long(max_len: int) -> LimitExceeded:
+    return LimitExceeded("max_str_len", f"the text of this value would be longer than {max_len} "
+                         "characters")
 
 
 class _Repr:
-    """Builds a repr into `parts`; a container that contains itself shows as `[...]`."""
+    """Builds a repr into `parts`; a container that contains itself shows as `[...]`.
 
-    def __init__(self, parts: list[str]) -> None:
-        self.parts = parts
+    With a `limit`, the length built so far is checked after each item of a container.
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.parts: list[str] = []
         self.active: set[int] = set()
+        self.limit = limit
+        self.length = 0
 
     def add(self, value: Any) -> None:
         kind = type(value)
         if kind is int:
-            self.parts.append(int_text(value))
+            text = int_text(value)
         elif kind in _SIMPLE:
-            self.parts.append(repr(value))
+            text = repr(value)
         elif kind in _CONTAINERS:
             self._container(value)
+            return
         elif kind is OrderedDict:  # Python 3.11's repr: OrderedDict([(key, value), ...])
             self.parts.append("OrderedDict(")
             if value:
                 self._container(list(value.items()))
             self.parts.append(")")
+            return
         else:
-            self.parts.append(_object_repr(value))
+            text = _object_repr(value)
+        self.parts.append(text)
+        if self.limit is not None:
+            self.length += len(text) + 2  # and about a separator
+            if self.length > self.limit:
+                raise _text_too_long(self.limit)
 
     def _container(self, value: Any) -> None:
         opening, closing, empty = _CONTAINERS[type(value)]
@@ -294,6 +332,218 @@ def _object_repr(value: Any) -> str:
     if type(value).__name__ == "generator":
         return "<generator object>"
     return repr(value)
+
+
+# --- how much a C walk over a value visits -------------------------------------------------------
+
+_KEYS: type = type({}.keys())
+_VALUES: type = type({}.values())
+_ITEMS: type = type({}.items())
+# Containers whose items `==`, `<`, `in`, hashing, sorting and repr walk in C (exact types: a
+# torch.Size is a tuple of ints, and engine objects compare and hash as themselves).
+NESTED_TYPES: frozenset[type] = frozenset({list, tuple, dict, set, frozenset, OrderedDict,
+                                           _KEYS, _VALUES, _ITEMS})
+_MAPPINGS = frozenset({dict, OrderedDict, _ITEMS})
+_is_sequence = (NESTED_TYPES - _MAPPINGS).__contains__
+# Containers whose `in` hashes the item (a dict_items view: the key of a (key, value) pair).
+_HASHED = frozenset({dict, OrderedDict, set, frozenset, _KEYS, _ITEMS})
+_is_nested = NESTED_TYPES.__contains__
+_is_str = frozenset({str}).__contains__
+_is_int = frozenset({int}).__contains__
+
+
+def nested_size(value: Any, cap: int, text: bool = False) -> int:
+    """The items a C call walks over `value`: its items, and theirs, counted each time they are
+    reached (`[a] * 1000` counts a's items 1000 times), though each container is read once.
+
+    With `text`, a lower bound of the length of its repr instead (3 characters an item, the
+    length of its strings and about the digits of its integers). 0 for anything that is not
+    a container. A result over `cap` is returned as soon as it is known, so the walk costs
+    about `cap` at most, in C but for one step per distinct container that holds containers.
+    A value nested deeper than Python's recursion limit (which C's own recursion in `==` and
+    repr obeys, but a tuple's hash does not) is a RecursionError.
+    """
+    if type(value) not in NESTED_TYPES:
+        return 0
+    seen = _own_size(value, cap, text)  # a lower bound of the result as the walk goes
+    if seen > cap:
+        return seen
+    max_depth = sys.getrecursionlimit()
+    sizes: dict[int, int] = {}  # id -> size, of the containers done that hold containers
+    heights: dict[int, int] = {}  # id -> levels of containers in it, itself included
+    # id -> (its own size and that of the flat containers in it, ids of the others, repeated,
+    # and the same without repeats)
+    started: dict[int, tuple[int, list[int], list[int]]] = {}
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        top, depth = stack[-1]
+        key = id(top)
+        if key in sizes:
+            stack.pop()
+            continue
+        state = started.get(key)
+        if state is None:
+            if depth > max_depth:
+                raise _too_deep()
+            children: list[Any] = []
+            for part in _parts(top):  # the non-empty containers among its items, repeated
+                children.extend(filter(None, compress(part, map(_is_nested, map(type, part)))))
+            if not children:
+                size = _own_size(top, cap, text)
+                if size > cap:
+                    return size
+                sizes[key] = size
+                heights[key] = 1
+                stack.pop()
+                continue
+            # Every path to a child is walked: this sum is part of the result. Reading the
+            # children's items below costs no more than it.
+            below = _sum_own(children, cap, text)
+            seen += below
+            if seen > cap:
+                return seen
+            if _MAPPINGS.isdisjoint(map(type, children)) and NESTED_TYPES.isdisjoint(
+                    map(type, chain.from_iterable(children))):  # all of them flat
+                size = _own_size(top, cap, text) + below
+                if size > cap:
+                    return size
+                sizes[key] = size
+                heights[key] = 2
+                stack.pop()
+                continue
+            flags = list(map(and_, map(_is_sequence, map(type, children)),
+                             map(NESTED_TYPES.isdisjoint, map(map, repeat(type), children))))
+            nested = list(compress(children, map(not_, flags)))
+            nested_ids = list(map(id, nested))
+            distinct = dict(zip(nested_ids, nested, strict=True))
+            own = _own_size(top, cap, text) + _sum_own(list(compress(children, flags)), cap, text)
+            state = started[key] = (own, nested_ids, list(distinct))
+            new = list(filterfalse(started.__contains__,
+                                   filterfalse(sizes.__contains__, distinct)))
+            if new:
+                stack.extend(zip(map(distinct.__getitem__, new), repeat(depth + 1)))
+                continue
+        own, nested_ids, distinct_ids = state
+        stack.pop()
+        size = own + sum(map(sizes.get, nested_ids, repeat(0)))  # a container in itself: 0
+        if size > cap:
+            return size
+        height = 1 + max(map(heights.get, distinct_ids, repeat(0)), default=1)
+        if height > max_depth:
+            raise _too_deep()
+        sizes[key] = size
+        heights[key] = max(height, 2)
+    return sizes[id(value)]
+
+
+def _too_deep() -> RecursionError:
+    return RecursionError("maximum recursion depth exceeded while walking a nested value")
+
+
+def _parts(value: Any) -> tuple[Iterable[Any], ...]:
+    """What to iterate for the items of a container: a mapping's keys and values."""
+    kind = type(value)
+    if kind is _ITEMS:
+        value = value.mapping
+    elif kind not in _MAPPINGS:
+        return (value,)
+    return (value.keys(), value.values())
+
+
+def _own_size(value: Any, cap: int, text: bool) -> int:
+    """A container's items or, with `text`, a lower bound of the length of its repr without
+    its nested containers."""
+    if not text:
+        return len(value)
+    size = 2 + (6 if type(value) in _MAPPINGS else 3) * len(value)
+    if size > cap:
+        return size
+    for part in _parts(value):
+        size += _text_in(lambda: part)  # noqa: B023 - called before the next part
+    return size
+
+
+def _sum_own(containers: list[Any], cap: int, text: bool) -> int:
+    """The sum of `_own_size` over `containers` (with repeats), all in C; only a lower bound
+    with `text` (a dict's values are left out)."""
+    length = sum(map(len, containers))
+    if not text:
+        return length
+    size = 2 * len(containers) + 3 * length
+    if size > cap:
+        return size
+    return size + _text_in(lambda: chain.from_iterable(containers))
+
+
+def _text_in(items: Callable[[], Iterable[Any]]) -> int:
+    """The characters of the strings among the items `items()` iterates and about the digits
+    of its integers, but for one character an item."""
+    size = sum(map(len, compress(items(), map(_is_str, map(type, items())))))
+    integers = list(compress(items(), map(_is_int, map(type, items()))))
+    if integers:  # digits >= 0.3 * bits - 1 each
+        size += max(0, 3 * sum(map(int.bit_length, integers)) // 10 - 2 * len(integers))
+    return size
+
+
+def check_nested(value: Any, cap: int, what: str) -> None:
+    """Refuse (max_nested_items) a value that `what` would walk more than `cap` items of."""
+    size = nested_size(value, cap)
+    if size > cap:
+        raise _walks_too_much(cap, what)
+
+
+def _walks_too_much(cap: int, what: str) -> LimitExceeded:
+    return LimitExceeded("max_nested_items", f"{what} would walk more than {cap} nested items "
+                         "(a list or tuple counts each time it appears, shared or not)")
+
+
+def has_nested(value: Any) -> bool:
+    """Whether a container holds a container (a mapping: among its keys or values)."""
+    if type(value) in _MAPPINGS:
+        return not (NESTED_TYPES.isdisjoint(map(type, _parts(value)[0]))
+                    and NESTED_TYPES.isdisjoint(map(type, _parts(value)[1])))
+    return not NESTED_TYPES.isdisjoint(map(type, value))
+
+
+def check_compare(left: Any, right: Any, cap: int) -> None:
+    """`left < right`, `==`, ... of two containers walks up to the smaller of them (no more
+    than its length if it holds no containers)."""
+    if not has_nested(left) or not has_nested(right):
+        return
+    if nested_size(left, cap) > cap and nested_size(right, cap) > cap:
+        raise _walks_too_much(cap, "comparing these values")
+
+
+def check_contains(container: Any, item: Any, cap: int) -> None:
+    """`item in container` for a container `item`: its hash and one comparison (a set, a
+    dict), or a comparison with every item, each costing the smaller of the two (a list)."""
+    kind = type(container)
+    if kind in _HASHED:
+        check_hash(item, cap)
+    elif kind in NESTED_TYPES:
+        if nested_size(container, cap) > cap and (
+                len(container) * (nested_size(item, cap) + 1) > cap):
+            raise _walks_too_much(cap, "looking for this value")
+    else:  # an iterator, compared item by item
+        check_nested(item, cap, "looking for this value")
+
+
+def check_hash(value: Any, cap: int) -> None:
+    """Hashing a tuple walks all of it, every time (its hash is not kept)."""
+    if type(value) is tuple and not NESTED_TYPES.isdisjoint(map(type, value)):
+        check_nested(value, cap, "hashing this tuple")
+
+
+def check_hashes(values: list[Any], cap: int) -> None:
+    """Hashing every item of `values` in one call (`set(values)`, `{a, b}`)."""
+    if not NESTED_TYPES.isdisjoint(map(type, values)):
+        check_nested(values, cap, "hashing these values")
+
+
+def check_items(values: list[Any], cap: int, what: str) -> None:
+    """Comparing items of `values` with each other or with one value (sort, min, index)."""
+    if not NESTED_TYPES.isdisjoint(map(type, values)):
+        check_nested(values, cap, what)
 
 
 # Python's own error messages name the type of a value ("'function' object is not

@@ -2,8 +2,11 @@
 
 `10 ** 10 ** 10`, `'a' * 10 ** 10` or `n * n` in a loop each run as one C call that no time
 limit can interrupt, so the bits of an integer result and the length of a string, list or tuple
-result are estimated from the operands first. `str % args` is formatted by script_format, which
-checks widths the same way.
+result are estimated from the operands first. An estimate within a few bits of max_int_bits is
+settled by computing the (then cheap) result and measuring it, so the limit is exact:
+`2 ** 65535` (65,536 bits) is allowed, `2 ** 65536` is not. `//`, `%` and the bit operations
+refuse operands over the limit (long division takes time quadratic in the bits). `str % args`
+is formatted by script_format, which checks widths and the converted values the same way.
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ _SEQUENCES = (str, list, tuple)
 # operands (and subclasses, like torch.Size) whose result an operator can blow up: big
 # integers, repeated sequences, % formats
 _SIZED = (int, str, list, tuple, bytes)
+# Integer results this close to max_int_bits (estimated from the operands' bits) are computed
+# and then measured: the estimate can be a bit off, the computation is then cheap.
+_MARGIN_BITS = 64
 
 
 class CheckedOperators:
@@ -53,11 +59,18 @@ class CheckedOperators:
     def __init__(self, limits: Limits, formatter: TextFormatter,
                  bounded_list: Callable[[Iterable[Any]], list[Any]]) -> None:
         self.limits = limits
+        # below this, an estimate of an integer result's bits needs no second look
+        self.safe_bits = limits.max_int_bits - _MARGIN_BITS
         self.formatter = formatter
         self.bounded_list = bounded_list
-        self.size_checks: dict[type[ast.operator], Callable[[Any, Any], None]] = {
-            ast.Add: self._check_add, ast.Mult: self._check_multiply,
+        # Each check raises for a result that is too big, and returns True for an integer
+        # result whose size it cannot tell exactly, to be measured once computed.
+        self.size_checks: dict[type[ast.operator], Callable[[Any, Any], bool | None]] = {
+            ast.Add: self._check_add, ast.Sub: self._check_subtract, ast.Mult: self._check_multiply,
             ast.Pow: self._check_power, ast.LShift: self._check_shift,
+            ast.FloorDiv: self._check_operands, ast.Mod: self._check_operands,
+            ast.RShift: self._check_operands, ast.BitOr: self._check_operands,
+            ast.BitXor: self._check_operands, ast.BitAnd: self._check_operands,
         }
 
     def binary(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
@@ -67,8 +80,8 @@ class CheckedOperators:
         if operation is ast.Mod and type(left) is str:
             return self.formatter.percent(left, right)
         check = self.size_checks.get(operation)
-        if check is not None:
-            check(left, right)
+        if check is not None and check(left, right):
+            return self._measured(BINARY_OPERATORS[operation](left, right))
         return BINARY_OPERATORS[operation](left, right)
 
     def inplace(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
@@ -81,8 +94,8 @@ class CheckedOperators:
             self.check_list_length(len(left) + len(right))
         else:
             check = self.size_checks.get(operation)
-            if check is not None:
-                check(left, right)
+            if check is not None and check(left, right):
+                return self._measured(INPLACE_OPERATORS[operation](left, right))
         return INPLACE_OPERATORS[operation](left, right)
 
     def check_list_length(self, size: int) -> None:
@@ -90,19 +103,28 @@ class CheckedOperators:
             raise LimitExceeded("max_list_len", f"a list of {size} items is more than "
                                 f"{self.limits.max_list_len}")
 
-    def _check_add(self, left: Any, right: Any) -> None:
+    def _check_add(self, left: Any, right: Any) -> bool | None:
         if type(left) in _INTEGERS and type(right) in _INTEGERS:
-            self._check_int_bits(max(left.bit_length(), right.bit_length()) + 1)
-        elif isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+            return self._check_int_bits(max(left.bit_length(), right.bit_length()) + 1)
+        if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
             self._check_length(_base_sequence(left), len(left) + len(right))
+        return None
 
-    def _check_multiply(self, left: Any, right: Any) -> None:
+    def _check_subtract(self, left: Any, right: Any) -> bool | None:
         if type(left) in _INTEGERS and type(right) in _INTEGERS:
-            self._check_int_bits(left.bit_length() + right.bit_length())
-        elif isinstance(left, _SEQUENCES):
+            return self._check_int_bits(max(left.bit_length(), right.bit_length()) + 1)
+        return None
+
+    def _check_multiply(self, left: Any, right: Any) -> bool | None:
+        if type(left) in _INTEGERS and type(right) in _INTEGERS:
+            if not left or not right:
+                return None
+            return self._check_int_bits(left.bit_length() + right.bit_length())
+        if isinstance(left, _SEQUENCES):
             self._check_repeat(left, right)
         elif isinstance(right, _SEQUENCES):
             self._check_repeat(right, left)
+        return None
 
     def _check_repeat(self, sequence: Any, times: Any) -> None:
         try:
@@ -111,19 +133,49 @@ class CheckedOperators:
             return  # Python raises its own TypeError
         self._check_length(_base_sequence(sequence), len(sequence) * max(count, 0))
 
-    def _check_power(self, base: Any, exponent: Any) -> None:
+    def _check_power(self, base: Any, exponent: Any) -> bool | None:
         if type(base) in _INTEGERS and type(exponent) in _INTEGERS and exponent > 0:
-            if abs(base) > 1:
-                self._check_int_bits(math.ceil(exponent * math.log2(abs(base))))
+            magnitude = abs(base)
+            if magnitude > 1:
+                if magnitude & (magnitude - 1) == 0:  # 2**k: exactly k * exponent + 1 bits
+                    return self._check_int_bits((magnitude.bit_length() - 1) * exponent + 1,
+                                                exact=True)
+                # floor(exponent * log2(base)) + 1 bits, up to the float's rounding
+                return self._check_int_bits(math.floor(exponent * math.log2(magnitude)) + 1)
+        return None
 
-    def _check_shift(self, left: Any, right: Any) -> None:
+    def _check_shift(self, left: Any, right: Any) -> bool | None:
         if type(left) in _INTEGERS and type(right) in _INTEGERS and right > 0 and left:
-            self._check_int_bits(left.bit_length() + right)
+            return self._check_int_bits(left.bit_length() + right, exact=True)
+        return None
 
-    def _check_int_bits(self, bits: int) -> None:
-        if bits > self.limits.max_int_bits:
-            raise LimitExceeded("max_int_bits", f"the integer result would have about {bits} "
+    def _check_operands(self, left: Any, right: Any) -> None:
+        """`//`, `%`, `>>`, `&`, ...: the result is no bigger than the operands, but they must
+        be within the limit (division takes time quadratic in their bits)."""
+        if type(left) in _INTEGERS and type(right) in _INTEGERS:
+            bits = max(left.bit_length(), right.bit_length())
+            if bits > self.limits.max_int_bits:
+                raise LimitExceeded("max_int_bits", f"an operand has {bits} bits, more than "
+                                    f"{self.limits.max_int_bits}")
+
+    def _check_int_bits(self, bits: int, exact: bool = False) -> bool:
+        """Refuse an integer result of about `bits` bits over the limit; True if it is too
+        close to tell, so that the result must be measured."""
+        if bits <= self.safe_bits:
+            return False
+        limit = self.limits.max_int_bits
+        if exact or bits > limit + _MARGIN_BITS:
+            if bits > limit:
+                raise LimitExceeded("max_int_bits", f"the integer result would have about "
+                                    f"{bits} bits, more than {limit}")
+            return False
+        return True
+
+    def _measured(self, result: Any) -> Any:
+        if type(result) is int and result.bit_length() > self.limits.max_int_bits:
+            raise LimitExceeded("max_int_bits", f"the integer result has {result.bit_length()} "
                                 f"bits, more than {self.limits.max_int_bits}")
+        return result
 
     def _check_length(self, kind: type, length: int) -> None:
         if kind is str:

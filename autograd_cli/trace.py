@@ -16,6 +16,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from autograd_cli.errors import visible
 from autograd_cli.graph_recorder import op_display_name, snake_case
 from autograd_cli.provenance import Provenance, WeakIdMap, number_text, shape_text, value_text
 from engine import recording
@@ -116,7 +117,7 @@ class Tracer:
         if self.written > self.max_bytes:
             return
         where = f"line {line}" if line is not None else "line ?"
-        out = f"trace: {where}: {text}\n"
+        out = visible(f"trace: {where}: {text}") + "\n"
         self.written += len(out)
         if self.written > self.max_bytes:
             out = f"trace: stopped after {self.max_bytes} bytes (limit max_output_bytes)\n"

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from autograd_cli.errors import visible
 from autograd_cli.provenance import number_text
 from engine.tensor import Tensor
 
@@ -83,11 +84,11 @@ class Watcher:
     def report(self, unicode: bool = True) -> str:
         """The series of every line that bound NAME (empty text if it was never bound)."""
         if not self.series:
-            return f"watch {self.name}: never bound\n"
+            return visible(f"watch {self.name}: never bound\n")
         out = []
         for series in self.series.values():
             out.append(_series_text(self.name, series, unicode))
-        return "".join(out)
+        return visible("".join(out))
 
 
 def _watched_number(value: Any) -> tuple[float | None, str]:
