@@ -16,10 +16,15 @@ import numpy as np
 from engine import (
     autograd_functional,
     creation,
+    device,
     dtypes,
     functional,
+    functional_more,
     grad_mode,
+    lr_scheduler,
     nn,
+    nn_extra,
+    numpy_bridge,
     optim,
     printing,
     random,
@@ -35,7 +40,7 @@ _TORCH_FUNCTIONS = """
     floor_divide remainder any all
     var std logsumexp cumsum amax amin gather index_select masked_fill sort argsort topk log1p
     expm1 floor ceil trunc round flip
-""".split()
+""".split() + functional_more.FUNCTIONS
 
 OUT_WITH_GRAD = ("{name}(): functions with out=... arguments don't support automatic "
                  "differentiation, but one of the arguments requires grad.")
@@ -115,6 +120,13 @@ TORCH.update({
     "set_printoptions": printing.set_printoptions,
     "is_tensor": lambda obj: isinstance(obj, Tensor),
     "numel": lambda t: t.numel(),
+    "device": device.Device,
+    "from_numpy": numpy_bridge.from_numpy,
+    "cuda": device.submodule("torch.cuda", device.CUDA),
+    "accelerator": device.submodule("torch.accelerator", device.ACCELERATOR),
+    "backends": device.submodule("torch.backends", {
+        "mps": device.submodule("torch.backends.mps", device.MPS)}),
+    "linalg": functional_more.linalg,
 })
 
 AUTOGRAD: dict[str, Any] = {
@@ -131,7 +143,13 @@ AUTOGRAD_FUNCTIONAL: dict[str, Any] = dict(autograd_functional.FUNCTIONS)
 
 NN: dict[str, Any] = dict(nn.NN)
 FUNCTIONAL: dict[str, Any] = dict(nn.FUNCTIONAL)
+NN.update(nn_extra.NN)  # activations, dropout (engine/nn_extra.py)
+FUNCTIONAL.update(nn_extra.FUNCTIONAL)
 OPTIM: dict[str, Any] = dict(optim.OPTIM)
+OPTIM["lr_scheduler"] = lr_scheduler.lr_scheduler  # engine/lr_scheduler.py
+LR_SCHEDULER: dict[str, Any] = dict(lr_scheduler.SCHEDULERS)  # importable submodules
+LINALG: dict[str, Any] = {name: getattr(functional_more.linalg, name)
+                          for name in sorted(functional_more.LinalgNamespace.PUBLIC_ATTRS)}
 
 
 def reset_state() -> None:

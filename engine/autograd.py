@@ -36,6 +36,8 @@ def bind_tensor_type(tensor_type: Any, prepare: Any) -> None:
 np.seterr(all="ignore")
 
 _sequence = itertools.count()
+_ndarray = np.ndarray
+_LARGE_RESULT = budget.LARGE
 _grad_state = grad_mode._state
 
 SECOND_BACKWARD = (
@@ -240,6 +242,8 @@ class Function(Node):
         else:
             arrays = [a.array if isinstance(a, Tensor) else a for a in args]
         result = fn.forward(*arrays, **params)
+        if result.__class__ is _ndarray and result.nbytes >= _LARGE_RESULT and result.base is None:
+            budget.check_in_use()  # a big new array (of a legal shape): the total still fits?
         wrap = Tensor._wrap
         out = tuple(wrap(r) for r in result) if cls.multi_output else wrap(result)
         if _grad_state["enabled"] and cls.differentiable:

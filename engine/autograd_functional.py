@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import creation, grad_mode
+from engine import budget, creation, grad_mode
 from engine import functional as F
+from engine.ops.shape import PIECE_BYTES
 from engine.tensor import Tensor
 
 
@@ -80,6 +81,7 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
         xs = _prepare(xs, create_graph)
         outputs_tuple, outs = _as_tuple(func(*xs), "outputs of the user-provided function",
                                         "jacobian")
+        _check_size(outs, xs)
         result: tuple[tuple[Tensor, ...], ...] = ()
         for out in outs:
             rows: tuple[list[Tensor], ...] = tuple([] for _ in xs)
@@ -98,6 +100,19 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
                              if rows[k] else creation.zeros(*out.shape_tuple, *x.shape_tuple)
                              for k, x in enumerate(xs)),)
         return _unwrap(_finish(result, create_graph), (outputs_tuple, inputs_tuple))
+
+
+def _check_size(outs: tuple[Tensor, ...], xs: tuple[Tensor, ...]) -> None:
+    """A Jacobian has a block per output and input, as big as the two together; each block
+    is first a list of one gradient per output element, then stacked (twice its size)."""
+    elements = total = 0
+    for out in outs:
+        for x in xs:
+            budget.check_shape(out.shape_tuple + x.shape_tuple, x.array.itemsize)
+            elements += out.numel() * x.numel()
+            total += 2 * out.numel() * x.numel() * x.array.itemsize + out.numel() * PIECE_BYTES
+    budget.check_bytes(total, f"the Jacobian of {len(outs)} output(s) by {len(xs)} input(s) "
+                       f"has {elements} elements, kept as gradients, then stacked")
 
 
 def hessian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,

@@ -8,8 +8,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 limits = {"max_elements": 100_000_000, "max_bytes": 1 << 30, "max_graph_nodes": 5_000_000}
-_LARGE = 1 << 20  # allocations from this size on are checked against the total budget
+LARGE = _LARGE = 1 << 20  # allocations from this size on are checked against the total budget
 _baseline: list[int] = []
 
 
@@ -44,6 +46,36 @@ def check_shape(shape: Sequence[int], itemsize: int) -> None:
         _check_total(elements * itemsize)
 
 
+def check_broadcast(shapes: Sequence[Sequence[int]], itemsize: int) -> tuple[int, ...] | None:
+    """The shape `shapes` broadcast to, within the limits; checked before an op computes it.
+
+    Shapes that do not broadcast are the op's to refuse with its own message: None.
+    """
+    try:
+        shape: tuple[int, ...] = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return None
+    check_shape(shape, itemsize)
+    return shape
+
+
+def check_bytes(nbytes: int, what: str) -> None:
+    """Work that is not a tensor (Python objects, text, index tables) within max_bytes: `what`
+    says what would be built, e.g. "tolist() of a tensor of shape [10] makes 10 numbers"."""
+    if nbytes > limits["max_bytes"]:
+        raise LimitError(f"{what}, about {nbytes} bytes, more than the limit of "
+                         f"{limits['max_bytes']} bytes", "--max-memory")
+    if nbytes >= _LARGE:
+        _check_total(nbytes, what)
+
+
+def check_in_use() -> None:
+    """After an op made a large array of a shape already within the limits (an elementwise
+    op, a copy, a cast): all live tensors together are still within max_bytes. Ops whose
+    result can outgrow their inputs check its shape before they run (check_shape)."""
+    _check_total(0)
+
+
 def resident_bytes() -> int:
     """This process's resident memory (Linux), or 0 where it cannot be read."""
     try:
@@ -53,7 +85,7 @@ def resident_bytes() -> int:
         return 0
 
 
-def _check_total(new_bytes: int) -> None:
+def _check_total(new_bytes: int, what: str | None = None) -> None:
     """All live tensors together stay within max_bytes: measured as growth of resident memory
     since the first large allocation, which counts every array numpy holds, freed ones not."""
     resident = resident_bytes()
@@ -61,5 +93,9 @@ def _check_total(new_bytes: int) -> None:
         _baseline.append(resident)
     in_use = resident - _baseline[0]
     if in_use + new_bytes > limits["max_bytes"]:
-        raise LimitError(f"tensors would use {in_use + new_bytes} bytes in total, more than the "
-                         f"limit of {limits['max_bytes']} bytes", "--max-memory")
+        total = in_use + new_bytes
+        message = (f"tensors {'use' if not new_bytes else 'would use'} {total} bytes in total"
+                   if what is None else
+                   f"{what}, about {new_bytes} bytes: {total} bytes with the memory in use")
+        raise LimitError(f"{message}, more than the limit of {limits['max_bytes']} bytes",
+                         "--max-memory")

@@ -9,12 +9,16 @@ from typing import Any
 import numpy as np
 
 from engine import budget, dtypes
+from engine import device as devices
+from engine.numpy_bridge import NumpyArray, from_numpy
 from engine.tensor import Tensor
 
 _NUMBER = (bool, int, float)
+_SEQUENCE = (list, tuple, range)
 
 
-def _flatten(data: Any) -> tuple[tuple[int, ...], dtypes.DType, list[Any]]:
+def _flatten(data: Any, dtype: dtypes.DType | None = None
+             ) -> tuple[tuple[int, ...], dtypes.DType, list[Any]]:
     """Shape, PyTorch's inferred dtype and the flat leaves of nested lists (one-element
     tensors become their numbers), refusing ragged lists and non-numbers.
 
@@ -24,19 +28,20 @@ def _flatten(data: Any) -> tuple[tuple[int, ...], dtypes.DType, list[Any]]:
     """
     shape: list[int] = []
     probe = data
-    while isinstance(probe, (list, tuple)):
+    while isinstance(probe, _SEQUENCE):
         shape.append(len(probe))
         if not probe:
             break
         probe = probe[0]
+    if shape and isinstance(probe, str) and probe:  # torch reads 'a'[0][0]... as dimensions
+        raise ValueError("too many dimensions 'str'")
     budget.check_shape(shape, 4)
     level = [data]
-    for depth, size in enumerate(shape):
+    for size in shape:
         nxt: list[Any] = []
         for item in level:
-            if not isinstance(item, (list, tuple)) or len(item) != size:
-                raise ValueError(f"expected sequence of length {size} at dim {depth} "
-                                 f"(got {len(item) if isinstance(item, (list, tuple)) else 0})")
+            if not isinstance(item, _SEQUENCE) or len(item) != size:
+                raise _data_error(data, shape, dtype)
             nxt.extend(item)
         level = nxt
     kind = dtypes.bool_
@@ -45,11 +50,8 @@ def _flatten(data: Any) -> tuple[tuple[int, ...], dtypes.DType, list[Any]]:
             if leaf.numel() != 1:
                 raise ValueError("only one element tensors can be converted to Python scalars")
             leaf = level[index] = leaf.item()
-        if isinstance(leaf, (list, tuple)):
-            raise ValueError(f"expected sequence of length {shape[-1] if shape else 0} at dim "
-                             f"{len(shape)} (got {len(leaf)})")
         if not isinstance(leaf, _NUMBER):
-            raise TypeError(f"new(): invalid data type '{type(leaf).__name__}'")
+            raise _data_error(data, shape, dtype)
         if isinstance(leaf, float) and kind is not dtypes.float32:
             kind = dtypes.float32
         elif isinstance(leaf, int) and not isinstance(leaf, bool) and kind is dtypes.bool_:
@@ -59,11 +61,46 @@ def _flatten(data: Any) -> tuple[tuple[int, ...], dtypes.DType, list[Any]]:
     return tuple(shape), kind, level
 
 
+def _data_error(data: Any, shape: list[int], dtype: dtypes.DType | None) -> Exception:
+    """torch's error for nested data that is not a block of numbers of `shape`: first the
+    first leaf it cannot infer a dtype from, then the first misshapen sequence (depth first)."""
+    floating = dtype is not None and dtype.is_floating_point
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _SEQUENCE):
+            if not len(item) and dtype is None:
+                floating = True  # [] is float32 to torch's inference
+            stack.extend(reversed(item))
+        elif isinstance(item, float) and dtype is None:
+            floating = True
+        elif isinstance(item, (str, bytes)):
+            return TypeError(f"new(): invalid data type '{type(item).__name__}'")
+        elif not isinstance(item, (*_NUMBER, Tensor)):
+            return RuntimeError(f"Could not infer dtype of {type(item).__name__}")
+    walk = [(data, 0)]
+    while walk:
+        item, depth = walk.pop()
+        if depth == len(shape):
+            if isinstance(item, _SEQUENCE):
+                name = type(item).__name__
+                return TypeError(f"must be real number, not {name}" if floating else
+                                 f"'{name}' object cannot be interpreted as an integer")
+        elif not isinstance(item, _SEQUENCE):
+            return TypeError("not a sequence")
+        elif len(item) != shape[depth]:
+            return ValueError(f"expected sequence of length {shape[depth]} at dim {depth} "
+                              f"(got {len(item)})")
+        else:
+            walk.extend((child, depth + 1) for child in reversed(item))
+    return ValueError("expected a regular nested sequence of numbers")
+
+
 def array_from_data(data: Any, dtype: dtypes.DType | None) -> np.ndarray:
-    if isinstance(data, Tensor):
-        array = data.array.copy()
+    if isinstance(data, (Tensor, NumpyArray)):
+        array = (data.array if isinstance(data, Tensor) else data._array).copy()
         return array if dtype is None else array.astype(dtype.np)
-    shape, inferred, leaves = _flatten(data)
+    shape, inferred, leaves = _flatten(data, dtype)
     target = dtype or inferred
     if target.np.kind in "iu":
         info = np.iinfo(target.np)  # type: ignore[type-var]
@@ -88,6 +125,7 @@ def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
 
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
+    devices.check(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.detach().clone() or "
@@ -101,7 +139,10 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     return _finish(array, requires_grad)
 
 
-def as_tensor(data: Any, dtype: Any = None) -> Tensor:
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    devices.check(device)
+    if isinstance(data, NumpyArray):
+        data = from_numpy(data)  # shares the memory, as torch.as_tensor does
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
     return tensor(data, dtype=dtype)
@@ -117,7 +158,8 @@ def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
 
 
 def _filled(size: tuple[Any, ...], value: Any, dtype: Any, requires_grad: bool,
-            default: dtypes.DType | None = None) -> Tensor:
+            default: dtypes.DType | None = None, device: Any = None) -> Tensor:
+    devices.check(device)
     shape = _size(size)
     target = dtypes.resolve(dtype) if dtype is not None else (default or dtypes.float32)
     budget.check_shape(shape, target.itemsize)
@@ -129,56 +171,64 @@ def _filled(size: tuple[Any, ...], value: Any, dtype: Any, requires_grad: bool,
 
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
          ) -> Tensor:
-    return _filled(size, 1, dtype, requires_grad)
+    return _filled(size, 1, dtype, requires_grad, device=device)
 
 
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
           ) -> Tensor:
-    return _filled(size, 0, dtype, requires_grad)
+    return _filled(size, 0, dtype, requires_grad, device=device)
 
 
 def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
           ) -> Tensor:
-    return _filled(size, 0, dtype, requires_grad)
+    return _filled(size, 0, dtype, requires_grad, device=device)
 
 
 def full(size: Any, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
          device: Any = None) -> Tensor:
     default = dtypes.of_python_scalar(fill_value) if dtype is None else None
-    return _filled((size,), fill_value, dtype, requires_grad, default)
+    return _filled((size,), fill_value, dtype, requires_grad, default, device)
 
 
-def _like(t: Tensor, value: Any, dtype: Any, requires_grad: bool) -> Tensor:
+def _like(t: Tensor, value: Any, dtype: Any, requires_grad: bool, device: Any = None
+          ) -> Tensor:
     return _filled((t.shape_tuple,), value, dtype if dtype is not None else t.dtype,
-                   requires_grad)
+                   requires_grad, device=device)
 
 
 def ones_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
               ) -> Tensor:
-    return _like(t, 1, dtype, requires_grad)
+    return _like(t, 1, dtype, requires_grad, device)
 
 
 def zeros_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
                ) -> Tensor:
-    return _like(t, 0, dtype, requires_grad)
+    return _like(t, 0, dtype, requires_grad, device)
 
 
-def empty_like(t: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _like(t, 0, dtype, requires_grad)
+def empty_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+               ) -> Tensor:
+    return _like(t, 0, dtype, requires_grad, device)
 
 
-def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False
-              ) -> Tensor:
-    return _like(t, fill_value, dtype, requires_grad)
+def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
+              device: Any = None) -> Tensor:
+    return _like(t, fill_value, dtype, requires_grad, device)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
            requires_grad: bool = False, device: Any = None) -> Tensor:
+    devices.check(device)
     if end is None:
         start, end = 0, start
     values = [_number(v) for v in (start, end, step)]
-    if step == 0:
+    low, high, step = values
+    if not (step > 0 or step < 0):
         raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
+    if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     count = max(0, math.ceil((values[1] - values[0]) / values[2]))
     is_float = any(isinstance(v, float) for v in values)
     target = dtypes.resolve(dtype) if dtype is not None else (
@@ -201,6 +251,7 @@ def _number(value: Any) -> Any:
 
 def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad: bool = False,
              device: Any = None) -> Tensor:
+    devices.check(device)
     start, end = _number(start), _number(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -224,6 +275,7 @@ def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad:
 
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False,
         device: Any = None) -> Tensor:
+    devices.check(device)
     target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
     budget.check_shape((n, m if m is not None else n), target.itemsize)
     return _finish(np.eye(n, m, dtype=target.np), requires_grad)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes
+from engine import budget, dtypes
 from engine.autograd import run_backward
 from engine.ops import arith, linalg, loss, pointwise, reduce
 from engine.ops import shape as shape_ops
@@ -105,11 +105,11 @@ def rdiv(a: Tensor, b: Any) -> Tensor:
     return mul(reciprocal(a), arith.as_tensor_operand(b))
 
 
-def floor_divide(a: Tensor, b: Any) -> Tensor:
+def floor_divide(a: Any, b: Any) -> Tensor:
     return arith.Div.apply(a, arith.as_tensor_operand(b), rounding_mode="floor")
 
 
-def remainder(a: Tensor, b: Any) -> Tensor:
+def remainder(a: Any, b: Any) -> Tensor:
     return sub(a, mul(floor_divide(a, b), b))
 
 
@@ -378,8 +378,10 @@ def argmin(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 def _softmax_input(a: Tensor, dim: Any, dtype: Any, name: str) -> tuple[Tensor, int]:
     """The input cast to `dtype` if given (as torch does first); integers have no kernel."""
+    if dim is _NO_DIM:  # only torch.nn.functional's softmax has an implicit dim
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
     if dim is None:
-        dim = 0 if a.ndim in (0, 1, 3) else 1  # PyTorch's legacy implicit choice
+        raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
     dim = normalize_dim(dim, a.ndim)
     if dtype is not None:
         a = a.to(dtype)
@@ -391,12 +393,15 @@ def _softmax_input(a: Tensor, dim: Any, dtype: Any, name: str) -> tuple[Tensor, 
     return a, dim
 
 
-def softmax(a: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+_NO_DIM: Any = object()
+
+
+def softmax(a: Tensor, dim: Any = _NO_DIM, dtype: Any = None) -> Tensor:
     a, dim = _softmax_input(a, dim, dtype, "softmax")
     return reduce.Softmax.apply(a, dim=dim)
 
 
-def log_softmax(a: Tensor, dim: Any = None, dtype: Any = None) -> Tensor:
+def log_softmax(a: Tensor, dim: Any = _NO_DIM, dtype: Any = None) -> Tensor:
     a, dim = _softmax_input(a, dim, dtype, "log_softmax")
     return reduce.LogSoftmax.apply(a, dim=dim)
 
@@ -407,6 +412,11 @@ def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if not a.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {a.dtype.legacy_name.removesuffix('Tensor')}")
+    if isinstance(p, str) and p != "fro":
+        if p == "nuc":
+            raise NotImplementedError("norm with p='nuc' (the nuclear norm) is not supported by "
+                                      "agraph")
+        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
     order = 2 if p in ("fro", None) else float(p)
     dims = None if dim is None else reduce._dims(dim, a.ndim)
     return reduce.LinalgVectorNorm.apply(a, ord=order, dims=dims, keepdim=keepdim)
@@ -419,9 +429,37 @@ def mse_loss(a: Tensor, b: Tensor, reduction: str = "mean") -> Tensor:
 # --- comparisons (not differentiable) ----------------------------------------------------------
 
 def _compare(a: Any, b: Any, op: Any) -> Tensor:
-    left = a.array if isinstance(a, Tensor) else a
-    right = b.array if isinstance(b, Tensor) else b
-    return Tensor._wrap(np.asarray(op(left, right)))
+    left = a.array if isinstance(a, Tensor) else _operand(a, b, op)
+    right = b.array if isinstance(b, Tensor) else _operand(b, a, op)
+    if left.__class__ is np.ndarray and right.__class__ is np.ndarray and (
+            left.shape != right.shape):
+        budget.check_broadcast((left.shape, right.shape), 1)  # a bool result, maybe far bigger
+    return _fresh(np.asarray(op(left, right)))
+
+
+def _fresh(array: np.ndarray) -> Tensor:
+    """A tensor over a new array made here rather than by a Function: after a big one the
+    memory in use is measured again, as Function.apply does."""
+    if array.nbytes >= budget.LARGE:
+        budget.check_in_use()
+    return Tensor._wrap(array)
+
+
+_COMPARE_NAMES = {np.equal: "eq", np.not_equal: "ne", np.less: "lt", np.less_equal: "le",
+                  np.greater: "gt", np.greater_equal: "ge", np.logical_and: "logical_and",
+                  np.logical_or: "logical_or"}
+
+
+def _operand(value: Any, other: Any, op: Any) -> Any:
+    """A comparison's operand that is not a tensor: a python number (torch's Number); torch's
+    argument parser refuses anything else (None, a str, a list)."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    got = ", ".join(type(x).__name__ for x in (other, value))
+    raise TypeError(f"{_COMPARE_NAMES.get(op, 'eq')}() received an invalid combination of "
+                    f"arguments - got ({got}), but expected one of:\n"
+                    " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                    " * (Tensor input, Number other, *, Tensor out = None)\n")
 
 
 def eq(a: Any, b: Any) -> Tensor:
@@ -457,15 +495,15 @@ def logical_or(a: Any, b: Any) -> Tensor:
 
 
 def logical_not(a: Tensor) -> Tensor:
-    return Tensor._wrap(np.logical_not(a.array) if a.array.dtype == np.bool_ else ~a.array)
+    return _fresh(np.logical_not(a.array) if a.array.dtype == np.bool_ else ~a.array)
 
 
 def isnan(a: Tensor) -> Tensor:
-    return Tensor._wrap(np.isnan(a.array))
+    return _fresh(np.isnan(a.array))
 
 
 def isinf(a: Tensor) -> Tensor:
-    return Tensor._wrap(np.isinf(a.array))
+    return _fresh(np.isinf(a.array))
 
 
 def equal(a: Tensor, b: Tensor) -> bool:
@@ -473,7 +511,13 @@ def equal(a: Tensor, b: Tensor) -> bool:
 
 
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
+    # numpy makes a few arrays of the broadcast shape on the way (|a - b|, a tolerance each)
+    itemsize = builtins.max(a.array.itemsize, b.array.itemsize)
+    budget.check_broadcast((a.shape_tuple, b.shape_tuple), ALLCLOSE_TEMPORARIES * itemsize)
     return bool(np.allclose(a.array, b.array, rtol=rtol, atol=atol))
+
+
+ALLCLOSE_TEMPORARIES = 3
 
 
 def any(a: Tensor) -> Tensor:  # noqa: A001
@@ -594,4 +638,57 @@ from engine.functional_extra import (  # noqa: E402,F401
     topk,
     trunc,
     var,
+)
+from engine.functional_more import (  # noqa: E402,F401  (engine/functional_more.py)
+    acos,
+    arctan2,
+    argwhere,
+    asin,
+    atan,
+    atan2,
+    broadcast_to,
+    column_stack,
+    cosh,
+    count_nonzero,
+    cross,
+    cumprod,
+    diag,
+    diagonal,
+    diff,
+    einsum,
+    erf,
+    exp2,
+    frac,
+    ger,
+    hstack,
+    hypot,
+    index_add,
+    kron,
+    lerp,
+    log2,
+    log10,
+    masked_select,
+    median,
+    meshgrid,
+    moveaxis,
+    movedim,
+    narrow,
+    nonzero,
+    outer,
+    repeat_interleave,
+    roll,
+    row_stack,
+    scatter,
+    scatter_add,
+    sgn,
+    sinh,
+    swapaxes,
+    swapdims,
+    take,
+    tan,
+    tile,
+    trace,
+    tril,
+    triu,
+    vstack,
 )

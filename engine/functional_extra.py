@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import budget
 from engine.ops import pointwise, selection, statistics
 from engine.ops.reduce import _dims
 from engine.tensor import Tensor, normalize_dim
@@ -111,6 +112,9 @@ def index_select(a: Tensor, dim: int, index: Any) -> Tensor:
     bad = array[(array < 0) | (array >= size)]
     if bad.size:
         raise IndexError("index out of range in self")
+    shape = a.shape_tuple
+    if shape and array.size > shape[d]:  # a long index makes a result bigger than `a`
+        budget.check_shape(shape[:d] + (array.size,) + shape[d + 1:], a.array.itemsize)
     return selection.IndexSelect.apply(a, dim=d, index=array)
 
 
@@ -164,9 +168,8 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
     size = a.shape_tuple[d] if a.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    order = selection.sorted_indices(a.array, d, descending=largest)
-    indices = np.take(order, np.arange(k), axis=d) if a.ndim else order
-    return _sorted_result(a, d, np.ascontiguousarray(indices), "topk")
+    indices = selection.topk_indices(a.array, d, k, largest, sorted)
+    return _sorted_result(a, d, indices, "topk")
 
 
 def log1p(a: Tensor) -> Tensor:

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, grad_mode
+from engine import budget, dtypes, grad_mode
+from engine import device as devices
 from engine import functional as F
 from engine.ops import arith, loss
 from engine.tensor import Parameter, RemovableHandle, Size, Tensor
@@ -62,7 +63,7 @@ class Module:
 
     PUBLIC_ATTRS = frozenset("""
         forward parameters named_parameters children named_children modules named_modules
-        zero_grad train eval training requires_grad_ to float double
+        zero_grad train eval training requires_grad_ to cpu cuda float double
         register_forward_hook register_forward_pre_hook state_dict load_state_dict
         """.split())
     SETTABLE_ATTRS: frozenset[str] = frozenset()
@@ -253,11 +254,17 @@ class Module:
             param.requires_grad_(requires_grad)
         return self
 
-    def to(self, *args: Any, dtype: Any = None, **kwargs: Any) -> Module:
-        """`model.to(torch.float64)`; devices (`"cpu"`, ...) are accepted and change nothing."""
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Module:
+        """`model.to(torch.float64)`, `model.to(device)`: the CPU is the one device there is
+        (`"cuda"` fails as on a CPU-only build of torch)."""
         for arg in args:
             if isinstance(arg, dtypes.DType):
                 dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif devices.is_device(arg):
+                device = arg
+        devices.check(device)
         if dtype is None:
             return self
         target = dtypes.resolve(dtype)
@@ -269,6 +276,14 @@ class Module:
             if param.grad is not None:
                 param.grad = param.grad.to(target)
         return self
+
+    def cpu(self) -> Module:
+        return self
+
+    def cuda(self, device: Any = None) -> Module:
+        if device is not None:
+            devices.Device(device)  # torch.device(0): no accelerator
+        raise AssertionError(devices.NO_CUDA)
 
     def float(self) -> Module:
         return self.to(dtypes.float32)
@@ -329,6 +344,7 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        budget.check_shape((out_features, in_features), np_dtype.itemsize)
         self.weight = Parameter(Tensor._wrap(np.empty((out_features, in_features), np_dtype)))
         if bias:
             self.bias = Parameter(Tensor._wrap(np.empty((out_features,), np_dtype)))
@@ -745,6 +761,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A00
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"result type {_scalar_name(input)} can't be cast to the desired "
                            f"output type {_scalar_name(target)}")
+    shapes = [x.shape_tuple for x in (input, weight, pos_weight) if x is not None]
+    if len(set(shapes)) > 1:  # weights that broadcast the loss beyond the input's shape
+        budget.check_broadcast(shapes, input.array.itemsize)
     return loss.BinaryCrossEntropyWithLogits.apply(
         input, target, weight=_array(weight), pos_weight=_array(pos_weight),
         reduction=reduction)

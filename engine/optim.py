@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import grad_mode
+from engine import budget, grad_mode
 from engine.nn import typename, zero_grads
 from engine.tensor import Tensor
 
@@ -47,6 +47,21 @@ def _lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
     return _fused(w - _scalar(1, start.dtype), diff, end)
 
 
+def _new_state(param: Tensor, names: list[str], fill: Any = 0) -> dict[str, Tensor]:
+    """A parameter's optimizer state: the step count, then a buffer of `param`'s shape and
+    dtype (zeros, or `fill`) per name in `names`, checked against the limits before any of
+    them is made (so a refused step leaves no half-made state)."""
+    array = param.array
+    budget.check_shape(array.shape, array.itemsize)
+    if len(names) > 1:
+        budget.check_bytes(len(names) * array.nbytes, f"the optimizer's {len(names)} state "
+                           f"tensors of shape {list(array.shape)}")
+    state = {"step": Tensor._wrap(np.zeros((), dtype=np.float32))}
+    for name in names:
+        state[name] = Tensor._wrap(np.zeros_like(array) if fill == 0 else np.full_like(array, fill))
+    return state
+
+
 def _write(tensor: Tensor, array: np.ndarray) -> None:
     """An in-place update: same storage (aliases such as `.data` see it), version + 1."""
     if tensor.array.flags.writeable:
@@ -60,7 +75,7 @@ class Optimizer:
     """torch.optim.Optimizer: param_groups (dicts, `['lr']` assignable), state, zero_grad."""
 
     PUBLIC_ATTRS = frozenset({"param_groups", "state", "defaults", "step", "zero_grad",
-                              "add_param_group"})
+                              "add_param_group", "state_dict", "load_state_dict"})
 
     def __init__(self, params: Any, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
@@ -107,10 +122,54 @@ class Optimizer:
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
 
+    def state_dict(self) -> dict[str, Any]:
+        """torch's: the groups without their tensors (`params` become indices, in order) and
+        the state keyed by those indices (the state's own dicts and tensors, not copies)."""
+        mappings: dict[int, int] = {}
+        groups = []
+        start = 0
+        for group in self.param_groups:
+            packed = {key: value for key, value in group.items() if key != "params"}
+            for index, param in enumerate(group["params"], start):
+                mappings.setdefault(id(param), index)
+            packed["params"] = [mappings[id(param)] for param in group["params"]]
+            start += len(packed["params"])
+            groups.append(packed)
+        state = {mappings[id(key)] if isinstance(key, Tensor) else key: value
+                 for key, value in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """torch's: the saved groups' settings and state, onto this optimizer's parameters
+        (state tensors cast to each parameter's dtype; the step count kept as it is)."""
+        saved_groups = [_copy_plain(group) for group in state_dict["param_groups"]]
+        if len(self.param_groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(group["params"]) != len(saved["params"])
+               for group, saved in zip(self.param_groups, saved_groups, strict=True)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        id_map = {saved_id: param
+                  for group, saved in zip(self.param_groups, saved_groups, strict=True)
+                  for saved_id, param in zip(saved["params"], group["params"], strict=True)}
+        state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            if key in id_map:
+                param = id_map[key]
+                state[param] = {name: _cast_state(param, item, name)
+                                for name, item in value.items()}
+            else:
+                state[key] = value
+        for group, saved in zip(self.param_groups, saved_groups, strict=True):
+            saved["params"] = group["params"]
+        self.state = state
+        self.param_groups = saved_groups
+
     def zero_grad(self, set_to_none: bool = True) -> None:
         zero_grads([p for group in self.param_groups for p in group["params"]], set_to_none)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        self._opt_called = True  # what lr_scheduler's order check reads (engine/lr_scheduler.py)
         loss = None
         if closure is not None:
             with grad_mode.enable_grad():
@@ -132,6 +191,22 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def _copy_plain(value: Any) -> Any:
+    """A copy of nested dicts, lists and tuples (torch deep-copies the saved param_groups)."""
+    if isinstance(value, dict):
+        return {key: _copy_plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_copy_plain(item) for item in value)
+    return value
+
+
+def _cast_state(param: Tensor, value: Any, name: str) -> Any:
+    """A loaded state tensor in the parameter's dtype (the same tensor when it already is)."""
+    if isinstance(value, Tensor) and name != "step" and param.dtype.is_floating_point:
+        return value.to(param.dtype)
+    return value
 
 
 def _check_non_negative(value: float, what: str) -> None:
@@ -167,6 +242,7 @@ class SGD(Optimizer):
             state = self.state[param]
             buffer = state.get("momentum_buffer")
             if buffer is None:
+                budget.check_shape(grad.shape, grad.itemsize)
                 buffer = state["momentum_buffer"] = Tensor._wrap(np.array(grad, copy=True))
             else:
                 _write(buffer, buffer.array * _scalar(momentum, dtype))
@@ -205,11 +281,8 @@ class Adam(Optimizer):
         dtype = param.array.dtype
         state = self.state[param]
         if not state:
-            state["step"] = Tensor._wrap(np.zeros((), dtype=np.float32))
-            state["exp_avg"] = Tensor._wrap(np.zeros_like(param.array))
-            state["exp_avg_sq"] = Tensor._wrap(np.zeros_like(param.array))
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = Tensor._wrap(np.zeros_like(param.array))
+            state.update(_new_state(param, ["exp_avg", "exp_avg_sq"]
+                                    + (["max_exp_avg_sq"] if group["amsgrad"] else [])))
         if group["maximize"]:
             grad = -grad
         lr, (beta1, beta2) = group["lr"], group["betas"]
@@ -276,12 +349,9 @@ class RMSprop(Optimizer):
         dtype = param.array.dtype
         state = self.state[param]
         if not state:
-            state["step"] = Tensor._wrap(np.zeros((), dtype=np.float32))
-            state["square_avg"] = Tensor._wrap(np.zeros_like(param.array))
-            if group["momentum"] > 0:
-                state["momentum_buffer"] = Tensor._wrap(np.zeros_like(param.array))
-            if group["centered"]:
-                state["grad_avg"] = Tensor._wrap(np.zeros_like(param.array))
+            state.update(_new_state(param, ["square_avg"]
+                                    + (["momentum_buffer"] if group["momentum"] > 0 else [])
+                                    + (["grad_avg"] if group["centered"] else [])))
         if group["maximize"]:
             grad = -grad
         step_count: Tensor = state["step"]
@@ -328,10 +398,8 @@ class Adagrad(Optimizer):
             "maximize": maximize, "differentiable": differentiable, "fused": fused})
         for group in self.param_groups:  # torch fills the state when the optimizer is made
             for param in group["params"]:
-                self.state[param] = {
-                    "step": Tensor._wrap(np.zeros((), dtype=np.float32)),
-                    "sum": Tensor._wrap(np.full_like(param.array,
-                                                     group["initial_accumulator_value"]))}
+                self.state[param] = _new_state(param, ["sum"],
+                                               group["initial_accumulator_value"])
 
     def update(self, param: Tensor, grad: np.ndarray, group: dict[str, Any]) -> None:
         dtype = param.array.dtype

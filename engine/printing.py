@@ -142,14 +142,66 @@ def _tensor_body(array: np.ndarray, indent: int) -> str:
     # Summarizing keeps `edge` items at each end of every axis longer than 2 * edge and puts
     # "..." between them; the formatter sees only the kept items.
     cut_axes = [summarize and length > 2 * edge for length in array.shape]
-    for axis, cut in enumerate(cut_axes):
-        if cut:
-            length = array.shape[axis]
-            array = np.take(array, np.r_[0:edge, length - edge:length], axis=axis)
+    shown = [max(0, 2 * edge) if cut else length for cut, length in zip(cut_axes, array.shape,
+                                                                        strict=True)]
+    shape = array.shape
+    _check_text_size(shape, shown, cut_axes, 1, indent)  # before the values are looked at
+    if any(cut_axes):  # all axes at once: no intermediate keeps a whole axis of a big tensor
+        kept = [np.r_[0:edge, length - edge:length] if cut else np.arange(length)
+                for cut, length in zip(cut_axes, shape, strict=True)]
+        array = array[np.ix_(*kept)]
     element_formatter, width = _make_formatter(array)
+    _check_text_size(shape, shown, cut_axes, width, indent)  # now with the elements' width
     if array.ndim == 0:
         return element_formatter(array.item())
     return _nested_str(array.tolist(), cut_axes, edge, indent, element_formatter, width)
+
+
+# What printing builds besides its text, per element shown: the number tolist() makes
+# (a float and a list slot), then its formatted str (an object header and a list slot).
+_NUMBER_BYTES = 32
+_STR_BYTES = 57
+_LIST_BYTES = 64  # a list per row of tolist()
+_TEXT_COPIES = 4  # the text exists a few times over while lines and blocks are joined
+
+
+def _check_text_size(shape: tuple[int, ...], shown: list[int], cut_axes: list[bool],
+                     width: int, indent: int) -> None:
+    """Refuse, before formatting, to print more than the memory budget allows: print options
+    (threshold, edgeitems, precision) can ask for the text of every element of a big tensor,
+    or for a million digits of each."""
+    from engine import budget
+
+    elements = math.prod(shown)
+    lists = sum(math.prod(shown[:k + 1]) for k in range(len(shown) - 1))
+    text = _text_length(shown, cut_axes, width, indent)
+    nbytes = (elements * (_NUMBER_BYTES + _STR_BYTES + width) + lists * _LIST_BYTES
+              + _TEXT_COPIES * text)
+    if nbytes >= 1 << 20:
+        budget.check_bytes(int(nbytes), f"printing a tensor of shape {list(shape)} makes a text "
+                           f"of about {int(text)} characters and a string per element shown")
+
+
+def _text_length(shown: list[int], cut_axes: list[bool], width: int, indent: int) -> int:
+    """The length of _nested_str's text for `shown` items per axis, each `width` wide."""
+    ndim = len(shown)
+    if not ndim:
+        return width
+    total = 0
+    blocks = 1  # the bracketed lists at the current depth
+    for depth, (count, cut) in enumerate(zip(shown, cut_axes, strict=True)):
+        entries = count + (1 if cut else 0)  # "..." is an entry of its own
+        spaces = indent + depth + 1
+        if depth < ndim - 1:
+            each = 2 + 3 * cut + max(entries - 1, 0) * (1 + (ndim - depth - 1) + spaces)
+        else:
+            per_line = max(1, (PRINT_OPTIONS.linewidth - indent - depth) // (width + 2))
+            lines = math.ceil(entries / per_line)
+            each = (2 + count * width + 4 * cut + max(entries - lines, 0) * 2
+                    + max(lines - 1, 0) * (2 + spaces))
+        total += blocks * each
+        blocks *= count
+    return total
 
 
 def _make_formatter(values: np.ndarray) -> tuple[ElementFormatter, int]:
@@ -183,13 +235,13 @@ def _make_formatter(values: np.ndarray) -> tuple[ElementFormatter, int]:
                 if part.size
                 for bound in (part.min(), part.max())
             ]
-            width = max(len(f"{value:.{precision}e}") for value in extremes)
+            width = max(_formatted_length(value, precision, "e") for value in extremes)
         else:
             extremes = [lowest, highest]
             if int_mode:
                 width = max(len(f"{value:.0f}") + 1 for value in extremes)  # + 1 for the "."
             else:
-                width = max(len(f"{value:.{precision}f}") for value in extremes)
+                width = max(_formatted_length(value, precision, "f") for value in extremes)
 
     if sci_mode:
         sci_spec = f"{width}.{precision}e"
@@ -203,6 +255,18 @@ def _make_formatter(values: np.ndarray) -> tuple[ElementFormatter, int]:
         ), width
     fixed_spec = f".{precision}f"
     return (lambda value: format(value, fixed_spec).rjust(width)), width
+
+
+_EXACT_DECIMALS = 40
+
+
+def _formatted_length(value: float, precision: int, kind: str) -> int:
+    """len(format(value, f".{precision}{kind}")), without making a string of a million digits
+    for a huge precision: past 40 decimals a double's digits only add to the length (rounding
+    there cannot carry into the digits before them)."""
+    if precision <= _EXACT_DECIMALS:
+        return len(format(value, f".{precision}{kind}"))
+    return len(format(value, f".{_EXACT_DECIMALS}{kind}")) + precision - _EXACT_DECIMALS
 
 
 def _nested_str(

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from engine import budget, dtypes
+from engine import device as devices
 from engine.tensor import Tensor
 
 # The generator is made on first use: numpy.random takes a while to import, and most
@@ -52,15 +53,21 @@ def _make(array_fn: Any, size: tuple[Any, ...], dtype: Any, requires_grad: bool)
     return tensor
 
 
-def rand(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def rand(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
+         ) -> Tensor:
+    devices.check(device)
     return _make(lambda s: _generator().random(s), size, dtype, requires_grad)
 
 
-def randn(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randn(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
+          ) -> Tensor:
+    devices.check(device)
     return _make(lambda s: _generator().standard_normal(s), size, dtype, requires_grad)
 
 
-def randint(low: int, high: Any = None, size: Any = None, dtype: Any = None) -> Tensor:
+def randint(low: int, high: Any = None, size: Any = None, dtype: Any = None,
+            device: Any = None) -> Tensor:
+    devices.check(device)
     if size is None:
         low, high, size = 0, low, high
     shape = _shape((size,))
@@ -69,9 +76,13 @@ def randint(low: int, high: Any = None, size: Any = None, dtype: Any = None) -> 
     return Tensor._wrap(_generator().integers(low, high, shape).astype(target.np))
 
 
-def rand_like(t: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def rand_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+              ) -> Tensor:
+    devices.check(device)
     return rand(t.shape_tuple, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
-def randn_like(t: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randn_like(t: Tensor, dtype: Any = None, requires_grad: bool = False,
+               device: Any = None) -> Tensor:
+    devices.check(device)
     return randn(t.shape_tuple, dtype=dtype or t.dtype, requires_grad=requires_grad)

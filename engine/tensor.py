@@ -7,6 +7,8 @@ attributes, operators, methods, in-place ops with their version counter, printin
 from __future__ import annotations
 
 import builtins
+import math
+import operator
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -15,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from engine import budget, dtypes, grad_mode, recording
+from engine import device as devices
 from engine.autograd import AccumulateGrad, Node
 
 NONLEAF_GRAD_WARNING = (
@@ -32,6 +35,7 @@ DETACH_VIEW = (
 SCALAR_WITH_GRAD = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
     "Consider using tensor.detach() first.")
+ONE_ELEMENT_SCALARS = "only one element tensors can be converted to Python scalars"
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -42,6 +46,33 @@ class Size(tuple):  # type: ignore[type-arg]
 
     PUBLIC_ATTRS = frozenset({"numel", "count", "index"})
 
+    def __new__(cls, sizes: Any = ()) -> Size:
+        items = tuple(sizes)
+        if any(item.__class__ is not int for item in items):
+            items = tuple(_size_item(item, index) for index, item in enumerate(items))
+        return tuple.__new__(cls, items)
+
+    # slices, `+` and `*` of a torch.Size are torch.Sizes (`x.shape[1:]`, `(1,) + x.shape`)
+    def __getitem__(self, index: Any) -> Any:
+        item = tuple.__getitem__(self, index)
+        return Size(item) if isinstance(index, slice) else item
+
+    def __add__(self, other: Any) -> Size:  # type: ignore[override]
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
+                            "torch.Size")
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, times: Any) -> Size:  # type: ignore[override]
+        return Size(tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
+
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(str(d) for d in self)}])"
 
@@ -49,6 +80,15 @@ class Size(tuple):  # type: ignore[type-arg]
 
     def numel(self) -> int:
         return int(np.prod(self, dtype=np.int64)) if self else 1
+
+
+def _size_item(item: Any, index: int) -> int:
+    """One dimension of a torch.Size: an int (a bool or a one-element integer tensor counts)."""
+    try:
+        return operator.index(item)
+    except TypeError:
+        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {index} is "
+                        f"'{type(item).__name__}')") from None
 
 
 class RemovableHandle:
@@ -78,7 +118,8 @@ class Tensor:
         clamp clamp_min clamp_max clip sum mean max min prod argmax argmin
         matmul mm mv dot bmm t transpose permute reshape view view_as reshape_as flatten squeeze
         unsqueeze expand expand_as repeat select flip
-        float double long int bool half to type type_as cpu is_floating_point
+        float double long int bool half to type type_as cpu cuda get_device is_floating_point
+        numpy
         element_size nelement norm square reciprocal rsqrt sign
         maximum minimum where eq ne lt le gt ge equal allclose isnan isinf
         any all unbind split chunk contiguous is_contiguous
@@ -86,6 +127,11 @@ class Tensor:
         var std logsumexp cumsum amax amin gather index_select masked_fill masked_fill_ sort
         argsort topk log1p expm1 floor ceil trunc round log1p_ expm1_ floor_ ceil_ trunc_
         round_ cumsum_
+        tan atan asin acos sinh cosh erf exp2 log2 log10 frac sgn atan2 arctan2 hypot lerp tril
+        triu roll outer ger diag diagonal trace cumprod tile repeat_interleave narrow movedim
+        moveaxis swapaxes swapdims broadcast_to cross kron scatter scatter_add index_add take
+        masked_select nonzero argwhere count_nonzero median diff tril_ triu_ scatter_
+        scatter_add_ index_add_ lerp_ tan_ atan_ sinh_ cosh_ erf_ frac_
         """.split())
     SETTABLE_ATTRS = frozenset({"requires_grad", "data", "grad"})
 
@@ -175,6 +221,14 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
+            if value.array.dtype != self.array.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_c_type(value.array.dtype)}' "
+                    f"to a tensor with grad_dtype '{_type_word(self.array.dtype)}'. The gradient "
+                    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
+                    "set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
+                    "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
+                    "its gradient may break downstream systems that assume they match.")
             if value.shape_tuple != self.shape_tuple:
                 raise RuntimeError(f"attempting to assign a gradient of size "
                                    f"'{list(value.shape_tuple)}' to a tensor of size "
@@ -202,6 +256,9 @@ class Tensor:
         return node
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if requires_grad.__class__ is not builtins.bool:
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
         if not self.is_leaf:
             if not requires_grad:
                 raise RuntimeError(
@@ -220,6 +277,10 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if value.__class__ is not builtins.bool:
+            raise RuntimeError("requires_grad must be a bool")
+        if self.grad_fn is not None and value:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         if self.grad_fn is not None and not value:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to "
@@ -292,7 +353,10 @@ class Tensor:
     @data.setter
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
-            raise TypeError("data must be a Tensor")
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self.array = value.array
 
     # --- metadata ----------------------------------------------------------------------------
@@ -303,11 +367,11 @@ class Tensor:
 
     @property
     def shape(self) -> Size:
-        return Size(self.array.shape)
+        return _new_size(Size, self.array.shape)  # numpy's shape: ints, nothing to check
 
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
-            return Size(self.array.shape)
+            return _new_size(Size, self.array.shape)
         return self.array.shape[normalize_dim(dim, self.array.ndim)]
 
     @property
@@ -330,8 +394,8 @@ class Tensor:
         return int(self.array.itemsize)
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> devices.Device:
+        return devices.CPU
 
     is_cuda = False
 
@@ -355,8 +419,18 @@ class Tensor:
                                "to Scalar")
         return self.array.reshape(()).item()
 
+    def numpy(self, *, force: builtins.bool = False) -> Any:
+        """A read-only stand-in for the numpy array over this tensor's memory."""
+        from engine.numpy_bridge import to_numpy
+
+        return to_numpy(self, force)
+
     def tolist(self) -> Any:
-        return self.array.tolist()
+        array = self.array
+        if array.size > 4096 or array.ndim > 1:
+            budget.check_bytes(python_list_bytes(array.shape), f"tolist() of a tensor of shape "
+                               f"{list(array.shape)} makes {array.size} Python numbers")
+        return array.tolist()
 
     def __len__(self) -> int:
         if self.array.ndim == 0:
@@ -366,21 +440,28 @@ class Tensor:
     def __iter__(self) -> Iterator[Tensor]:
         if self.array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        from engine.ops.shape import unbind
+        from engine.ops.shape import check_pieces, unbind
 
+        check_pieces(self, self.array.shape[0], "iterating over each row")
         return iter(unbind(self, 0))
 
     def __bool__(self) -> bool:
         if self.array.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError(f"Boolean value of Tensor with "
+                               f"{'no values' if not self.array.size else 'more than one value'}"
+                               " is ambiguous")
         return bool(self.array.reshape(()))
 
     def __float__(self) -> float:
+        if self.array.size != 1:
+            raise ValueError(ONE_ELEMENT_SCALARS)
         if self._requires_grad and grad_mode.is_grad_enabled():
             warnings.warn(SCALAR_WITH_GRAD, UserWarning, stacklevel=2)
         return float(self.item())
 
     def __int__(self) -> int:
+        if self.array.size != 1:
+            raise ValueError(ONE_ELEMENT_SCALARS)
         return int(self.item())
 
     def __index__(self) -> int:
@@ -419,16 +500,28 @@ class Tensor:
 
         return ToCopy.apply(self, dtype=np.dtype(dtype))
 
-    def to(self, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, copy: builtins.bool = False,
+           **kwargs: Any) -> Tensor:
         for arg in args:
             if isinstance(arg, (dtypes.DType, type)):
                 dtype = arg
             elif isinstance(arg, Tensor):
                 dtype = arg.dtype
-        if dtype is None:
+            elif devices.is_device(arg):
+                device = arg
+        devices.check(device)  # the CPU, or torch's error for CUDA on a CPU-only build
+        target = self.dtype if dtype is None else dtypes.resolve(dtype)
+        if target is self.dtype and not copy:
             return self
-        target = dtypes.resolve(dtype)
-        return self if target is self.dtype else self.to_numpy_dtype(target.np)
+        return self.to_numpy_dtype(target.np)
+
+    def cuda(self, device: Any = None, non_blocking: builtins.bool = False) -> Tensor:
+        if device is not None and devices.Device(device).type != "cuda":
+            raise RuntimeError("Invalid device, must be cuda device")
+        raise AssertionError(devices.NO_CUDA)
+
+    def get_device(self) -> int:
+        return -1  # the CPU
 
     def type(self, dtype: Any = None) -> Any:
         if dtype is None:
@@ -459,45 +552,83 @@ class Tensor:
     # --- math: thin methods over engine.functional (where each op lives) --------------------
 
     def __add__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.add(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.add(self, other)
 
     def __sub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.sub(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.rsub(self, other)
 
     def __mul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.mul(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.mul(self, other)
 
     def __truediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.rdiv(self, other)
 
     def __floordiv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.floor_divide(self, other)
 
     def __mod__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.remainder(self, other)
 
+    def __rfloordiv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return F.floor_divide(other, self)
+
+    def __rmod__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return F.remainder(other, self)
+
     def __pow__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.pow(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.rpow(self, other)
 
     def __matmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return F.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return F.matmul(other, self)
 
     def __neg__(self) -> Tensor:
@@ -511,16 +642,22 @@ class Tensor:
 
     # `t -= x` is `t.sub_(x)`; the SGD update of a training loop takes the short way
     def __iadd__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         if self._update_in_place(np.add, other):
             return self
         return self.assign_inplace(F.add(self, other))
 
     def __isub__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         if self._update_in_place(np.subtract, other):
             return self
         return self.assign_inplace(F.sub(self, other))
 
     def __imul__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         if self._update_in_place(np.multiply, other):
             return self
         return self.assign_inplace(F.mul(self, other))
@@ -559,33 +696,51 @@ class Tensor:
         return True
 
     def __itruediv__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return self.assign_inplace(F.div(self, other))
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.eq(self, other)
 
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.ne(self, other)
 
     def __lt__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.lt(self, other)
 
     def __le__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.le(self, other)
 
     def __gt__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.gt(self, other)
 
     def __ge__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.ge(self, other)
 
     def __invert__(self) -> Tensor:
         return F.logical_not(self)
 
     def __and__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.logical_and(self, other)
 
     def __or__(self, other: Any) -> Tensor:
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return F.logical_or(self, other)
 
     def __getattr__(self, name: str) -> Any:
@@ -615,6 +770,9 @@ class Tensor:
 
     @property
     def mT(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        if self.ndim < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
+                               f"matrices. Got {self.ndim}-D tensor.")
         return F.transpose(self, -2, -1)
 
     # --- in place ------------------------------------------------------------------------------
@@ -750,6 +908,32 @@ def numpy_names(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {NUMPY_NAMES.get(key, key): value for key, value in kwargs.items()}
 
 
+NUMBER_BYTES = 32  # a float object and the list's pointer to it
+LIST_BYTES = 64  # a short list object and its parent's pointer to it
+
+
+def python_list_bytes(shape: tuple[int, ...]) -> int:
+    """About what the nested lists of `tolist()` cost: a number per element, a list per row."""
+    total = math.prod(shape) * NUMBER_BYTES
+    lists = 1
+    for size in shape[:-1]:
+        lists *= size
+        total += lists * LIST_BYTES
+    return total
+
+
+# the C++ names of the dtypes, as PyTorch's messages spell them ('long int' for int64)
+_C_TYPE = {np.dtype(np.float32): "float", np.dtype(np.float64): "double",
+           np.dtype(np.float16): "c10::Half", np.dtype(np.int64): "long int",
+           np.dtype(np.int32): "int", np.dtype(np.int16): "short int",
+           np.dtype(np.int8): "signed char", np.dtype(np.uint8): "unsigned char",
+           np.dtype(np.bool_): "bool"}
+
+
+def _c_type(dtype: np.dtype) -> str:
+    return _C_TYPE.get(dtype, str(dtype))
+
+
 def _type_word(dtype: np.dtype) -> str:
     return dtypes.of_array(np.empty(0, dtype)).legacy_name.removesuffix("Tensor")
 
@@ -808,7 +992,7 @@ def prepare_operands(args: tuple[Any, ...]) -> list[Any]:
         elif isinstance(a, (bool, int, float)):
             category = 0 if isinstance(a, bool) else 1 if isinstance(a, int) else 2
             scalar_category = max(scalar_category, category)
-            arrays.append(a)
+            arrays.append(a if category < 2 else float(a))  # a numpy_bridge float: a number
         else:
             raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(a).__name__}'")
     if mixed or dtype is None or scalar_category > _CATEGORY[dtype.kind]:
@@ -872,6 +1056,11 @@ def broadcast_error(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:
     return RuntimeError("shapes cannot be broadcast")
 
 
+# What an operator takes besides a tensor; anything else (None, a str, a list) is
+# NotImplemented, so Python falls back as with torch: `t == None` is False, `t + None` a TypeError
+_OPERANDS = (Tensor, int, float)
+
+
 class Parameter(Tensor):
     """`nn.Parameter`: a leaf that requires grad and prints as `Parameter containing:`."""
 
@@ -885,6 +1074,7 @@ class Parameter(Tensor):
 
 
 _new_tensor = object.__new__
+_new_size = tuple.__new__
 
 from engine import autograd as _autograd  # noqa: E402
 from engine import functional as F  # noqa: E402  (functional imports Tensor: a cycle by design)

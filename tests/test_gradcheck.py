@@ -23,14 +23,17 @@ from hypothesis import strategies as st
 
 import engine.ops
 from engine import functional as F
-from engine import nn
+from engine import nn, nn_extra
 from engine.autograd import Function
 from engine.ops import (
+    activation,
     arith,
     index,
     linalg,
+    linalg_extra,
     loss,
     pointwise,
+    pointwise_extra,
     reduce,
     selection,
     shape,
@@ -312,6 +315,87 @@ CHECKS: list[Check] = [
     C(index.AsStrided, lambda a: index.take_flat(a, np.array([[3, 0], [1, 1]])), fixed((2, 2)),
       name="as_strided_direct"),
     C(index.PutFlat, lambda a, v: index.put_flat(a, np.array([2, 0]), v), fixed((2, 2), (2,))),
+    # activations (engine/ops/activation.py) and their derivative ops
+    C(activation.AddScalar, lambda a: activation.AddScalar.apply(a, scalar=1.5) * a, one()),
+    C(activation.Gelu, lambda a: nn_extra.gelu(a), one()),
+    C(activation.Gelu, lambda a: nn_extra.gelu(a, approximate="tanh"), one(), name="gelu_tanh"),
+    C(activation.GeluBackward, lambda g, x: activation.GeluBackward.apply(g, x), same(2)),
+    C(activation.GeluBackward, lambda g, x: activation.GeluBackward.apply(
+        g, x, approximate="tanh"), same(2), name="gelu_backward_tanh"),
+    C(activation.Elu, lambda a: nn_extra.elu(a, alpha=0.7), one(), avoid=(0.0,)),
+    C(activation.Elu, lambda a: nn_extra.selu(a), one(), avoid=(0.0,), name="selu"),
+    C(activation.Celu, lambda a: nn_extra.celu(a, alpha=2.0), one(), avoid=(0.0,)),
+    C(activation.EluBackward, lambda g, x: activation.EluBackward.apply(
+        g, x, params=(0.7, 1.2, 0.5)), same(2), avoid=(0.0,)),
+    C(activation.LeakyRelu, lambda a: nn_extra.leaky_relu(a, 0.2), one(), avoid=(0.0,)),
+    C(activation.LeakyReluBackward, lambda g, x: activation.LeakyReluBackward.apply(
+        g, x, slope=0.2), same(2), avoid=(0.0,)),
+    C(activation.Hardtanh, lambda a: nn_extra.hardtanh(a, -1.0, 1.5), one(),
+      avoid=(-1.0, 1.5)),
+    C(activation.HardtanhBackward, lambda g, x: activation.HardtanhBackward.apply(
+        g, x, bounds=(-1.0, 1.0)), same(2), avoid=(-1.0, 1.0)),
+    C(activation.Softplus, lambda a: nn_extra.softplus(a, beta=2.0, threshold=3.0), one(),
+      avoid=(1.5,)),
+    C(activation.SoftplusBackward, lambda g, x: activation.SoftplusBackward.apply(
+        g, x, params=(1.0, 20.0)), same(2)),
+    C(activation.Silu, lambda a: nn_extra.silu(a), one()),
+    C(activation.LogSigmoid, lambda a: nn_extra.logsigmoid(a), one()),
+    C(activation.LogSigmoidBackward, lambda g, x: activation.LogSigmoidBackward.apply(g, x),
+      same(2)),
+    C(activation.ConstantPad, lambda a: nn_extra.pad(a, (1, 2, 0, 1)) * 2, one(2, 3)),
+    C(activation.ConstantPad, lambda a: nn_extra.pad(a, (-1, 1)),
+      lambda draw: [(draw(st.integers(2, 3)),)], name="pad_crop"),
+    # more elementwise functions (engine/ops/pointwise_extra.py)
+    C(pointwise_extra.Tan, lambda a: a.tan(), one(), low=-1.2, high=1.2),
+    C(pointwise_extra.Atan, lambda a: a.atan(), one()),
+    C(pointwise_extra.Asin, lambda a: a.asin(), one(), low=-0.8, high=0.8),
+    C(pointwise_extra.Acos, lambda a: a.acos(), one(), low=-0.8, high=0.8),
+    C(pointwise_extra.Sinh, lambda a: a.sinh(), one()),
+    C(pointwise_extra.Cosh, lambda a: a.cosh(), one()),
+    C(pointwise_extra.Erf, lambda a: a.erf(), one()),
+    C(pointwise_extra.Exp2, lambda a: a.exp2(), one()),
+    C(pointwise_extra.Log2, lambda a: a.log2(), one(), low=0.3, high=3.0),
+    C(pointwise_extra.Log10, lambda a: a.log10(), one(), low=0.3, high=3.0),
+    C(pointwise_extra.Frac, lambda a: a.frac() * a, one(), avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)),
+    C(pointwise_extra.Atan2, lambda a, b: F.atan2(a, b), pair, low=0.3, high=2.0),
+    C(pointwise_extra.Hypot, lambda a, b: F.hypot(a, b), pair, low=0.3, high=2.0),
+    C(pointwise_extra.Lerp, lambda a, b: F.lerp(a, b, 0.3), pair),
+    C(pointwise_extra.Lerp, lambda a, b: F.lerp(a, b, 0.8), pair, name="lerp_far"),
+    C(pointwise_extra.LerpTensor, lambda a, b, w: F.lerp(a, b, w), same(3)),
+    # matrix-shaped ops (engine/ops/linalg_extra.py)
+    C(linalg_extra.Tril, lambda a: a.tril(), one(2, 3)),
+    C(linalg_extra.Triu, lambda a: a.triu(1), one(2, 3)),
+    C(linalg_extra.Roll, lambda a: a.roll(1, 0), one(1)),
+    C(linalg_extra.Roll, lambda a: a.roll(2), one(), name="roll_flat"),
+    C(linalg_extra.Diagonal, lambda a: a.diagonal(0, -1, 0), one(2, 3)),
+    C(linalg_extra.DiagonalCopy, lambda a: a.diag(1), one(2, 2)),
+    C(linalg_extra.DiagonalBackward, lambda g: linalg_extra.DiagonalBackward.apply(
+        g, shape=(2, 3), offset=1, dims=(0, 1)), fixed((2,))),
+    C(linalg_extra.DiagEmbed, lambda a: F.diag(a, -1), one(1, 1)),
+    C(linalg_extra.Trace, lambda a: a.trace(), one(2, 2)),
+    C(linalg_extra.Cumprod, lambda a: a.cumprod(0), one(1), low=0.5),
+    C(linalg_extra.Cumprod, lambda a: a.cumprod(-1), fixed((2, 4)), avoid=(0.0,),
+      name="cumprod_signs"),
+    C(linalg_extra.Einsum, lambda a, b: F.einsum("ij,jk->ik", a, b), matrices),
+    C(linalg_extra.Einsum, lambda a: F.einsum("ij->", a), one(2, 2), name="einsum_sum"),
+    C(linalg_extra.Einsum, lambda a: F.einsum("ii->i", a), fixed((3, 3)), name="einsum_diag"),
+    C(linalg_extra.Einsum, lambda a, b: F.einsum("...j,...j", a, b), same(2, 1),
+      name="einsum_ellipsis"),
+    C(linalg_extra.LinalgCross, lambda a, b: F.cross(a, b, dim=-1), fixed((2, 3), (2, 3))),
+    C(linalg_extra.Median, lambda a: a.median(), one(), distinct=True),
+    C(linalg_extra.MedianDim, lambda a: a.median(0).values, one(1), distinct=True),
+    C(linalg_extra.Take, lambda a: a.take(Tensor._wrap(np.array([0, 3, 0]))), fixed((2, 2))),
+    C(linalg_extra.PutAccumulate, lambda g: linalg_extra.PutAccumulate.apply(
+        g, index=np.array([1, 1, 0]), shape=(2,)), fixed((3,))),
+    C(linalg_extra.MaskedSelect, lambda a: a.masked_select(a > 0), one(1), avoid=(0.0,)),
+    C(linalg_extra.MaskedScatter, lambda g: linalg_extra.MaskedScatter.apply(
+        g, mask=np.array([True, False, True])), fixed((2,))),
+    C(linalg_extra.ScatterValue, lambda a: a.scatter(
+        1, Tensor._wrap(np.array([[0], [2]])), 0.5) * a, fixed((2, 3))),
+    C(linalg_extra.ScatterAddOp, lambda a, s: a.scatter_add(
+        0, Tensor._wrap(np.array([[1, 0, 1]])), s), fixed((2, 3), (1, 3))),
+    C(linalg_extra.IndexAddOp, lambda a, s: a.index_add(
+        0, Tensor._wrap(np.array([1, 1])), s, alpha=2.0), fixed((3, 2), (2, 2))),
 ]
 
 

@@ -117,6 +117,10 @@ class Div(Function):
 
     def forward(self, a: np.ndarray, b: np.ndarray, rounding_mode: str | None = None
                 ) -> np.ndarray:
+        if rounding_mode is not None and np.result_type(a, b).kind in "iu" and np.any(
+                np.asarray(b) == 0):
+            if np.prod(np.broadcast_shapes(np.shape(a), np.shape(b))):  # not an empty result
+                raise RuntimeError("ZeroDivisionError")  # integer // 0 and % 0, as in torch
         if rounding_mode == "floor":
             return np.floor_divide(a, b)
         if rounding_mode == "trunc":

@@ -224,11 +224,52 @@ def getitem(tensor: Tensor, index: Any) -> Tensor:
     view, advanced = basic_index(tensor, index, skip_full_slices=isinstance(index, tuple))
     if advanced:
         key = _advanced_key(view, advanced)
-        budget.check_shape(np.empty(view.shape_tuple, dtype=np.bool_)[key].shape, 8)
+        budget.check_shape(advanced_shape(view.shape_tuple, key), 8)
         return Index.apply(view, key=key)
     if view is tensor:
         return view_of(tensor, Alias.apply(tensor))
     return view
+
+
+def advanced_shape(shape: tuple[int, ...], key: tuple[Any, ...]) -> tuple[int, ...]:
+    """The shape of `array[key]` for an array of `shape`, computed from the shapes alone (the
+    result of indexing with broadcast index arrays can be far bigger than the array).
+
+    `key` is what _advanced_key makes: full slices and index arrays (integer, or boolean masks
+    that stand for one integer array per dim they cover). numpy's rule: the index arrays
+    broadcast together; their shape takes their place when they are adjacent in the key, else
+    it comes first.
+    """
+    index_shapes: list[tuple[int, ...]] = []
+    kept: list[int] = []  # the sizes of the dims that full slices keep, in order
+    first = last = -1  # the positions in the key of the first and last index array
+    dim = 0
+    for position, item in enumerate(key):
+        if isinstance(item, slice):
+            kept.append(shape[dim])
+            dim += 1
+            continue
+        if first < 0:
+            first = position
+        last = position
+        if item.dtype == np.bool_:
+            index_shapes.append((int(np.count_nonzero(item)),))
+            dim += item.ndim
+        else:
+            index_shapes.append(item.shape)
+            dim += 1
+    try:
+        broadcast = np.broadcast_shapes(*index_shapes)
+    except ValueError:  # numpy's own IndexError, from a view that costs no memory
+        _ = np.broadcast_to(np.empty((), dtype=np.bool_), shape)[key]
+        raise
+    rest = tuple(shape[dim:])
+    if first < 0:
+        return tuple(kept) + rest
+    if any(isinstance(item, slice) for item in key[first:last + 1]):  # not adjacent
+        return broadcast + tuple(kept) + rest
+    before = sum(1 for item in key[:first] if isinstance(item, slice))
+    return tuple(kept[:before]) + broadcast + tuple(kept[before:]) + rest
 
 
 # --- assignment ----------------------------------------------------------------------------------
@@ -248,7 +289,7 @@ class IndexPut(Function):
         except ValueError:
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} "
                                "cannot be broadcast to indexing result of shape "
-                               f"{list(out[key].shape)}") from None
+                               f"{list(advanced_shape(out.shape, key))}") from None
         return out
 
     def backward(self, grad, inputs, output):
@@ -270,6 +311,7 @@ def setitem(tensor: Tensor, index: Any, value: Any) -> None:
         value = Tensor._wrap(np.asarray(value, dtype=tensor.array.dtype))
     if advanced:
         key = _advanced_key(view, advanced)
+        budget.check_shape(advanced_shape(view.shape_tuple, key), 8)  # the places written
         view.assign_inplace(IndexPut.apply(view, value, key=key) if _records(view, value)
                             else _put_plain(view, value, key))
     elif value.shape_tuple != view.shape_tuple and value.ndim == 0:
@@ -290,6 +332,9 @@ def _put_plain(view: Tensor, value: Tensor, key: tuple[Any, ...]) -> Tensor:
 
 def view_positions(view: np.ndarray, base: np.ndarray) -> np.ndarray:
     """For each element of `view` (which lies in `base`'s memory), its flat index in `base`."""
+    if view.size + base.size > 65536:  # a few int64 tables of both sizes (a view may be expanded)
+        budget.check_bytes(24 * (view.size + base.size), "the positions in its base of shape "
+                           f"{list(base.shape)} of a view of shape {list(view.shape)}")
 
     def byte_offsets(array: np.ndarray) -> np.ndarray:
         offsets = np.zeros(array.shape, dtype=np.int64)

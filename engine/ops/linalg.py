@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine import budget
 from engine.autograd import Function, other_operands
 
 
@@ -28,7 +29,10 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     k = a.shape[-1]
     rows, columns = a.shape[-2], b.shape[-1]
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    work = int(np.prod(batch)) * rows * k * columns
+    outputs = int(np.prod(batch)) * rows * columns
+    if outputs > SMALL_PRODUCT:  # a result can be far bigger than its inputs (outer products)
+        budget.check_shape((*batch, rows, columns), max(a.itemsize, b.itemsize))
+    work = outputs * k
     if a.dtype.kind != "f" or work > SMALL_PRODUCT or k == 0 or k > 256:
         return a @ b  # type: ignore[no-any-return]
     fused = a.dtype == np.float32 and columns >= 12 and rows >= 4
@@ -148,6 +152,8 @@ class Addmm(Function):
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                                f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
         _check_dtypes(a, b)
+        if bias.shape != (a.shape[0], b.shape[1]):  # a bias that broadcasts the product further
+            budget.check_broadcast((bias.shape, (a.shape[0], b.shape[1])), a.itemsize)
         return bias + _matmul(a, b)
 
     def backward(self, grad, inputs, output):

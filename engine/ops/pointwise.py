@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import budget
 from engine.autograd import Function
 from engine.ops import numerics
 from engine.ops.arith import scale
@@ -293,7 +294,21 @@ def where(condition, a, b):
     from engine.tensor import Tensor
 
     mask = condition.array if isinstance(condition, Tensor) else np.asarray(condition)
+    shape = mask.shape
+    for value in (a, b):
+        if isinstance(value, Tensor) and value.array.shape != shape:
+            _check_where(shape, a, b)  # the condition takes part in the broadcast too
+            break
     return Where.apply(a, b, condition=mask.astype(bool, copy=False))
+
+
+def _check_where(shape: tuple[int, ...], a: Any, b: Any) -> None:
+    from engine.tensor import Tensor, _first_broadcast_error
+
+    arrays = [value.array for value in (a, b) if isinstance(value, Tensor)]
+    shapes = [shape] + [x.shape for x in arrays]
+    if budget.check_broadcast(shapes, max(x.itemsize for x in arrays)) is None:
+        raise _first_broadcast_error(shapes)  # torch's message, condition first
 
 
 class ClampMin(Clamp):

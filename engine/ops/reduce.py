@@ -16,7 +16,13 @@ from engine.tensor import Tensor, normalize_dim
 
 def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    return tuple(sorted(normalize_dim(d, ndim) for d in dims))
+    seen: list[int] = []
+    for d in dims:
+        d = normalize_dim(d, ndim)
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.append(d)
+    return tuple(sorted(seen))
 
 
 def _restore(grad: Tensor, input_shape: tuple[int, ...], dims: tuple[int, ...] | None,

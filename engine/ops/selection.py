@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops.introselect import topk_order
 from engine.tensor import Tensor
 
 
@@ -166,6 +167,32 @@ def sorted_indices(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
             np.int64) if a.dtype.kind in "biu" else ~a
         return np.argsort(keys, axis=dim, kind="stable").astype(np.int64)
     return np.argsort(a, axis=dim, kind="stable").astype(np.int64)
+
+
+def topk_indices(a: np.ndarray, dim: int, k: int, largest: bool, sorted_: bool) -> np.ndarray:
+    """torch.topk's indices along `dim`: the stable order where ties cannot matter, and
+    libstdc++'s selection (introselect.topk_order) on the rows where they do."""
+    order = sorted_indices(a, dim, descending=largest)
+    if a.ndim == 0:
+        return order
+    n = a.shape[dim]
+    rows = np.moveaxis(order, dim, -1).reshape(-1, n)
+    out = rows[:, :k].copy()
+    values = np.moveaxis(a, dim, -1).reshape(-1, n)
+    if k == 0 or not values.size:
+        pass
+    elif sorted_ or k * 64 <= n:  # sorted output: only ties among the first k + 1 matter
+        head = np.take_along_axis(values, rows[:, :k + 1], axis=1)
+        tied = head[:, 1:] == head[:, :-1]
+        if a.dtype.kind == "f":
+            tied |= np.isnan(head[:, 1:]) & np.isnan(head[:, :-1])
+        for r in np.flatnonzero(tied.any(axis=1)):
+            out[r] = topk_order(values[r].tolist(), k, largest, sorted_)
+    else:  # nth_element leaves the first k - 1 in its own order
+        for row in range(values.shape[0]):
+            out[row] = topk_order(values[row].tolist(), k, largest, sorted_)
+    shape = tuple(np.moveaxis(order, dim, -1).shape[:-1]) + (k,)
+    return np.ascontiguousarray(np.moveaxis(out.reshape(shape), -1, dim))
 
 
 def values_of(tensor: Tensor, dim: int, indices: np.ndarray, topk: bool) -> Tensor:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import budget
 from engine.autograd import Function, arrays_suffice
 from engine.ops.numerics import torch_sum
 from engine.tensor import Tensor, normalize_dim
@@ -426,17 +427,39 @@ def _tensor_list(tensors: Any, name: str) -> list[Tensor]:
     return list(tensors)
 
 
-def _promoted(tensors: list[Tensor]) -> list[Tensor]:
+def _promoted(tensors: list[Tensor], shape: tuple[int, ...] | None = None) -> list[Tensor]:
+    """The tensors in their common dtype; `shape`, the joined result's, is checked against the
+    limits first: the result of joining many tensors (one of them many times) can be far
+    bigger than each, and so can the dtype conversions on the way."""
     from engine import dtypes
 
     result = tensors[0].dtype
     for item in tensors[1:]:
         result = dtypes.promote(result, item.dtype)
+    if shape is not None:
+        budget.check_shape(shape, result.itemsize)
     return [x if x.dtype is result else x.to(result) for x in tensors]
 
 
+def _joined_shape(tensors: list[Tensor], dim: int, stack: bool) -> tuple[int, ...] | None:
+    """The shape of cat (or stack) along `dim`, or None where the op refuses its inputs."""
+    first = tensors[0].shape_tuple
+    if not isinstance(dim, int):
+        return None
+    if stack:
+        d = dim + len(first) + 1 if dim < 0 else dim
+        return first[:d] + (len(tensors),) + first[d:] if 0 <= d <= len(first) else None
+    ndim = len(first)
+    if not ndim or not -ndim <= dim < ndim:
+        return None
+    d = dim % ndim
+    return first[:d] + (sum(t.shape_tuple[d] if t.ndim > d else 0 for t in tensors),) + first[
+        d + 1:]
+
+
 def cat(tensors: Any, dim: int = 0) -> Tensor:
-    items = _promoted(_tensor_list(tensors, "cat"))
+    listed = _tensor_list(tensors, "cat")
+    items = _promoted(listed, _joined_shape(listed, dim, stack=False))
     for position, item in enumerate(items):
         if item.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
@@ -456,7 +479,8 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
 
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
-    items = _promoted(_tensor_list(tensors, "stack"))
+    listed = _tensor_list(tensors, "stack")
+    items = _promoted(listed, _joined_shape(listed, dim, stack=True))
     for number, item in enumerate(items[1:], 1):
         if item.shape_tuple != items[0].shape_tuple:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
@@ -480,10 +504,23 @@ class Unbind(Function):
         return (stack(grads, self.dim),)
 
 
+PIECE_BYTES = 512  # what one tensor of unbind/split costs: a Tensor, its numpy view, graph
+
+
+def check_pieces(tensor: Tensor, count: int, what: str) -> None:
+    """unbind, split, chunk and iteration make one tensor per piece: many pieces of a legal
+    tensor (each element on its own) can cost far more memory than its data."""
+    if count > 4096:
+        budget.check_bytes(count * PIECE_BYTES, f"{what} of a tensor of shape "
+                           f"{list(tensor.shape_tuple)} makes {count} tensors")
+
+
 def unbind(tensor: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     if tensor.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    outs = Unbind.apply(tensor, dim=normalize_dim(dim, tensor.ndim))
+    d = normalize_dim(dim, tensor.ndim)
+    check_pieces(tensor, tensor.shape_tuple[d], "unbind()")
+    outs = Unbind.apply(tensor, dim=d)
     return tuple(view_of(tensor, out) for out in outs)
 
 
@@ -512,6 +549,7 @@ def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
     size = tensor.shape_tuple[d]
     op: type[Split]
     if isinstance(split_size, (list, tuple)):
+        check_pieces(tensor, len(split_size), "split()")
         sizes, op = [int(s) for s in split_size], SplitWithSizes
         if sum(sizes) != size:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
@@ -521,6 +559,8 @@ def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
         if split_size == 0 and size != 0:
             raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {size}")
+        if isinstance(split_size, int) and split_size > 0:
+            check_pieces(tensor, -(-size // split_size), "split()")
         sizes = [min(split_size, size - s) for s in range(0, size, split_size)] or [0]
         op = Split
     return tuple(view_of(tensor, out) for out in op.apply(tensor, sizes=sizes, dim=d))
@@ -530,7 +570,9 @@ def chunk(tensor: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = tensor.shape_tuple[normalize_dim(dim, tensor.ndim)]
-    return split(tensor, max(1, -(-size // chunks)), dim)
+    split_size = max(1, -(-size // chunks))
+    check_pieces(tensor, -(-size // split_size), "chunk()")
+    return split(tensor, split_size, dim)
 
 
 # --- copies --------------------------------------------------------------------------------------
@@ -573,8 +615,11 @@ class ToCopy(Function):
 
     @classmethod
     def apply(cls, *args: Any, **params: Any) -> Tensor:
-        if np.dtype(params["dtype"]).kind != "f":  # integer results are constants in PyTorch
-            return Tensor._wrap(args[0].array.astype(params["dtype"]))
+        array, dtype = args[0].array, np.dtype(params["dtype"])
+        if dtype.itemsize > array.itemsize:  # a cast to a wider dtype needs more bytes
+            budget.check_shape(array.shape, dtype.itemsize)
+        if dtype.kind != "f":  # integer results are constants in PyTorch
+            return Tensor._wrap(array.astype(dtype))
         return super().apply(*args, **params)
 
 

@@ -1,0 +1,393 @@
+"""Activation functions of nn.functional with PyTorch's own derivative ops.
+
+Each activation whose derivative is an ATen op of its own (gelu_backward, elu_backward,
+leaky_relu_backward, softplus_backward, hardtanh_backward, log_sigmoid_backward) records that
+derivative as a Function here, so a graph built with create_graph=True shows PyTorch's node
+names (GeluBackwardBackward0, ...); their own derivatives follow derivatives.yaml /
+FunctionsManual.cpp. Float32 values follow the CPU kernels' order of roundings; transcendental
+functions are computed in float64 and rounded once (as engine/ops/pointwise.py does).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from engine.autograd import Function
+from engine.ops import arith
+from engine.ops.arith import scale
+from engine.ops.pointwise import Sigmoid, SigmoidBackward, Tanh, _float, _rounded
+from engine.ops.pointwise_extra import Cosh
+from engine.tensor import Tensor
+
+_vector_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def erf(a: np.ndarray) -> np.ndarray:
+    """erf, correctly rounded for float32 (numpy has none: math.erf per element)."""
+    return _rounded(_vector_erf, a)
+
+
+def _fma(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    return (x.astype(np.float64) * y + z).astype(np.float32)  # type: ignore[no-any-return]
+
+
+def vector_erf(x: np.ndarray) -> np.ndarray:
+    """ATen's vectorized float erf (Abramowitz-Stegun 7.1.26 with fused multiply-adds), which
+    gelu's backward kernel uses: up to ~1e-7 from erf itself."""
+    if x.dtype != np.float32:
+        return erf(x)
+    t = np.float32(1) / _fma(np.full_like(x, 0.3275911), np.abs(x), np.ones_like(x))
+    r = _fma(np.full_like(x, 1.061405429), t, np.full_like(x, -1.453152027))
+    for coefficient in (1.421413741, -0.284496736, 0.254829592):
+        r = _fma(r, t, np.full_like(x, coefficient))
+    tail = -_exp(-(x * x)) * t
+    return np.copysign(_fma(tail, r, np.ones_like(x)), x)  # type: ignore[no-any-return]
+
+
+def _c(value: float, like: np.ndarray) -> np.ndarray:
+    """A python number as the CPU kernels use it: converted to the tensor's dtype."""
+    return np.asarray(value, dtype=like.dtype)
+
+
+def _exp(a: np.ndarray) -> np.ndarray:
+    return _rounded(np.exp, a)
+
+
+def _mask(condition: np.ndarray, like: Tensor) -> Tensor:
+    return Tensor._wrap(condition.astype(like.array.dtype))
+
+
+class AddScalar(Function):
+    """tensor + number inside derivative formulas (PyTorch's AddBackward1: no scalar edge)."""
+
+    grad_fn_name = "AddBackward1"
+
+    def forward(self, a, scalar):
+        return a + np.asarray(scalar, dtype=a.dtype)
+
+    def backward(self, grad, inputs, output):
+        return (grad,)
+
+
+# --- gelu --------------------------------------------------------------------------------------
+
+_SQRT1_2 = 1 / math.sqrt(2)
+_GELU_PDF = 2 / math.sqrt(math.pi) * _SQRT1_2 * 0.5  # M_2_SQRTPI * M_SQRT1_2 * 0.5
+_TANH_BETA = math.sqrt(2) * 2 / math.sqrt(math.pi) * 0.5  # M_SQRT2 * M_2_SQRTPI * 0.5
+_TANH_KAPPA = 0.044715
+
+
+def _gelu_tanh_inner(x: np.ndarray) -> np.ndarray:
+    cube = x * x * x
+    return _c(_TANH_BETA, x) * (x + _c(_TANH_KAPPA, x) * cube)
+
+
+class Gelu(Function):
+    grad_fn_name = "GeluBackward0"
+    saves = (0,)
+
+    def forward(self, a, approximate="none"):
+        self.approximate = approximate
+        x = _float(a)
+        if approximate == "tanh":
+            inner = _rounded(np.tanh, _gelu_tanh_inner(x))
+            return _c(0.5, x) * x * (_c(1, x) + inner)
+        return x * _c(0.5, x) * (_c(1, x) + erf(x * _c(_SQRT1_2, x)))
+
+    def backward(self, grad, inputs, output):
+        return (GeluBackward.apply(grad, inputs[0], approximate=self.approximate),)
+
+
+class GeluBackward(Function):
+    """gelu_backward(grad, x): grad * (cdf(x) + x * pdf(x)) (or its tanh approximation)."""
+
+    grad_fn_name = "GeluBackwardBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, x, approximate="none"):
+        self.approximate = approximate
+        one = _c(1, x)
+        if approximate == "tanh":
+            tanh_inner = _rounded(np.tanh, _gelu_tanh_inner(x))
+            left = _c(0.5, x) * x
+            right = one + tanh_inner
+            left_derivative = _c(0.5, x) * right
+            tanh_derivative = one - tanh_inner * tanh_inner
+            inner_derivative = _c(_TANH_BETA, x) * (one + _c(3, x) * _c(_TANH_KAPPA, x) * (x * x))
+            return grad * (left_derivative + left * tanh_derivative * inner_derivative)
+        cdf = _c(0.5, x) * (one + vector_erf(x * _c(_SQRT1_2, x)))
+        pdf = _c(_GELU_PDF, x) * _exp(x * x * _c(-0.5, x))
+        return grad * (cdf + x * pdf)
+
+    def backward(self, gg, inputs, output):
+        grad, x = inputs
+        grad_grad = GeluBackward.apply(gg, x, approximate=self.approximate) if self.needs[0] \
+            else None
+        grad_x = None
+        if self.needs[1]:  # FunctionsManual's gelu_double_backward
+            if self.approximate == "tanh":
+                inner = scale(x + scale(x ** 3, _TANH_KAPPA), _TANH_BETA)
+                tanh_inner = Tanh.apply(inner)
+                sech_inner = 1 / Cosh.apply(inner)
+                f = scale(x, 0.5)
+                g = 1 - tanh_inner * tanh_inner
+                h = scale(1 + scale(x * x, 3 * _TANH_KAPPA), _TANH_BETA)
+                f_prime_gh = scale(g, 0.5) * h
+                g_prime = scale(sech_inner, 2) * (-sech_inner * tanh_inner) * h
+                g_prime_fh = f * h * g_prime
+                h_prime = scale(x, 6 * _TANH_KAPPA) * _TANH_BETA
+                h_prime_fg = f * g * h_prime
+                grad_x = gg * grad * (f_prime_gh + f_prime_gh + g_prime_fh + h_prime_fg)
+            else:
+                square = x * x
+                pdf = scale(scale(square, -0.5).exp(), _GELU_PDF)
+                grad_x = gg * grad * (scale(pdf, 2) - square * pdf)
+        return grad_grad, grad_x
+
+
+# --- elu / selu / celu -------------------------------------------------------------------------
+
+class Elu(Function):
+    """elu(x) = scale * x for x > 0, alpha * scale * (exp(input_scale * x) - 1) otherwise."""
+
+    grad_fn_name = "EluBackward0"
+    saves = (0,)
+
+    def forward(self, a, alpha=1.0, scale=1.0, input_scale=1.0):
+        self.params = (alpha, scale, input_scale)
+        x = _float(a)
+        negcoef = _c(alpha, x) * _c(scale, x)
+        poscoef, negiptcoef = _c(scale, x), _c(input_scale, x)
+        negative = _rounded(np.expm1, x * negiptcoef) * negcoef
+        return np.where(x <= 0, negative, x * poscoef)
+
+    def backward(self, grad, inputs, output):
+        return (EluBackward.apply(grad, inputs[0], params=self.params),)
+
+
+class Celu(Elu):
+    grad_fn_name = "CeluBackward0"
+
+
+class EluBackward(Function):
+    """elu_backward(grad, x) (is_result=false)."""
+
+    grad_fn_name = "EluBackwardBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, x, params):
+        self.params = params
+        alpha, scale_, input_scale = params
+        negcoef = _c(alpha, x) * _c(scale_, x)
+        negiptcoef = _c(input_scale, x)
+        negative = grad * negiptcoef * negcoef * _exp(x * negiptcoef)
+        return np.where(x <= 0, negative, grad * _c(scale_, x))
+
+    def backward(self, gg, inputs, output):
+        grad, x = inputs
+        grad_grad = EluBackward.apply(gg, x, params=self.params) if self.needs[0] else None
+        grad_x = None
+        if self.needs[1]:  # elu_double_backward
+            inner = scale(gg * grad, self.params[2])
+            grad_x = EluBackward.apply(inner, x, params=self.params) * _mask(x.array < 0, gg)
+        return grad_grad, grad_x
+
+
+# --- leaky_relu / hardtanh ---------------------------------------------------------------------
+
+class LeakyRelu(Function):
+    grad_fn_name = "LeakyReluBackward0"
+    saves = (0,)
+
+    def forward(self, a, negative_slope=0.01):
+        self.slope = negative_slope
+        if a.dtype.kind != "f":
+            raise NotImplementedError(f'"leaky_relu_cpu" not implemented for '
+                                      f"'{_type_name(a.dtype)}'")
+        return np.where(a > 0, a, a * _c(negative_slope, a))
+
+    def backward(self, grad, inputs, output):
+        return (LeakyReluBackward.apply(grad, inputs[0], slope=self.slope),)
+
+
+def _type_name(dtype: np.dtype) -> str:
+    return {"int64": "Long", "int32": "Int", "bool": "Bool", "int16": "Short",
+            "int8": "Char", "uint8": "Byte"}.get(dtype.name, dtype.name)
+
+
+class LeakyReluBackward(Function):
+    grad_fn_name = "LeakyReluBackwardBackward0"
+    saves = (1,)
+
+    def forward(self, grad, x, slope):
+        self.slope = slope
+        return np.where(x > 0, grad, grad * _c(slope, grad))
+
+    def backward(self, gg, inputs, output):
+        x = inputs[1]
+        grad_grad = LeakyReluBackward.apply(gg, x, slope=self.slope) if self.needs[0] else None
+        return grad_grad, _zeros(x) if self.needs[1] else None
+
+
+def _zeros(like: Tensor) -> Tensor:
+    return Tensor._wrap(np.zeros(like.array.shape, dtype=like.array.dtype))
+
+
+class Hardtanh(Function):
+    """hardtanh (and relu6): clamp to [min_val, max_val]; no gradient at or beyond the ends."""
+
+    grad_fn_name = "HardtanhBackward0"
+    saves = (0,)
+
+    def forward(self, a, min_val=-1.0, max_val=1.0):
+        self.bounds = (min_val, max_val)
+        if a.dtype == np.bool_:
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+        low, high = np.asarray(min_val).astype(a.dtype), np.asarray(max_val).astype(a.dtype)
+        return np.minimum(np.maximum(a, low), high)
+
+    def backward(self, grad, inputs, output):
+        return (HardtanhBackward.apply(grad, inputs[0], bounds=self.bounds),)
+
+
+class HardtanhBackward(Function):
+    grad_fn_name = "HardtanhBackwardBackward0"
+    saves = (1,)
+
+    def forward(self, grad, x, bounds):
+        self.bounds = bounds
+        low, high = bounds
+        return np.where((x <= low) | (x >= high), np.zeros((), dtype=grad.dtype), grad)
+
+    def backward(self, gg, inputs, output):
+        x = inputs[1]
+        grad_grad = HardtanhBackward.apply(gg, x, bounds=self.bounds) if self.needs[0] \
+            else None
+        return grad_grad, _zeros(x) if self.needs[1] else None
+
+
+# --- softplus ----------------------------------------------------------------------------------
+
+class Softplus(Function):
+    """log(1 + exp(beta x)) / beta; x itself where beta x > threshold."""
+
+    grad_fn_name = "SoftplusBackward0"
+    saves = (0,)
+
+    def forward(self, a, beta=1.0, threshold=20.0):
+        self.params = (beta, threshold)
+        x = _float(a)
+        scaled = x * _c(beta, x)
+        soft = _rounded(np.log1p, _exp(scaled)) / _c(beta, x)
+        return np.where(scaled > _c(threshold, x), x, soft)
+
+    def backward(self, grad, inputs, output):
+        return (SoftplusBackward.apply(grad, inputs[0], params=self.params),)
+
+
+class SoftplusBackward(Function):
+    grad_fn_name = "SoftplusBackwardBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, x, params):
+        self.params = params
+        beta, threshold = params
+        scaled = x * _c(beta, x)
+        z = _exp(scaled)
+        return np.where(scaled > _c(threshold, x), grad, grad * z / (z + _c(1, x)))
+
+    def backward(self, gg, inputs, output):
+        grad, x = inputs
+        beta, threshold = self.params
+        grad_grad = SoftplusBackward.apply(gg, x, params=self.params) if self.needs[0] \
+            else None
+        grad_x = None
+        if self.needs[1]:  # softplus_double_backward(gg * grad, x, beta, threshold)
+            scaled = scale(x, beta)
+            below = _mask(scaled.array < threshold, gg)
+            grad_x = scale(SigmoidBackward.apply(gg * grad, Sigmoid.apply(scaled)) * below, beta)
+        return grad_grad, grad_x
+
+
+# --- silu / logsigmoid -------------------------------------------------------------------------
+
+class Silu(Function):
+    grad_fn_name = "SiluBackward0"
+    saves = (0,)
+
+    def forward(self, a):
+        x = _float(a)
+        return x / (_c(1, x) + _exp(-x))
+
+    def backward(self, grad, inputs, output):
+        # infinitely_differentiable_silu_backward: grad * s * (1 + x * (1 - s))
+        x = inputs[0]
+        sigmoid = Sigmoid.apply(x)
+        one = Tensor._wrap(np.ones((), dtype=x.array.dtype))  # a wrapped number: no edge
+        return (grad * sigmoid * AddScalar.apply(x * arith.Sub.apply(one, sigmoid), scalar=1.0),)
+
+
+class LogSigmoid(Function):
+    grad_fn_name = "LogSigmoidBackward0"
+    saves = (0,)
+
+    def forward(self, a):
+        x = _float(a)
+        z = _exp(-np.abs(x))
+        return np.minimum(x, _c(0, x)) - _rounded(np.log1p, z)
+
+    def backward(self, grad, inputs, output):
+        return (LogSigmoidBackward.apply(grad, inputs[0]),)
+
+
+class LogSigmoidBackward(Function):
+    grad_fn_name = "LogSigmoidBackwardBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, x):
+        one = _c(1, x)
+        negative = x < 0
+        max_deriv = np.where(negative, one, _c(0, x))
+        sign = np.where(negative, one, -one)
+        z = _exp(-np.abs(x))
+        return grad * (max_deriv - sign * (z / (one + z)))
+
+    def backward(self, gg, inputs, output):
+        grad, x = inputs
+        grad_grad = LogSigmoidBackward.apply(gg, x) if self.needs[0] else None
+        grad_x = None
+        if self.needs[1]:  # log_sigmoid_double_backward(gg * grad, x)
+            z = Sigmoid.apply(x)
+            grad_x = gg * grad * (z - 1) * z
+        return grad_grad, grad_x
+
+
+# --- padding -----------------------------------------------------------------------------------
+
+class ConstantPad(Function):
+    """F.pad(mode='constant'): `pad` pairs from the last dim backwards; negative pads crop."""
+
+    grad_fn_name = "ConstantPadNdBackward0"
+
+    def forward(self, a, pad, value=0.0):
+        self.input_shape = a.shape
+        ndim = a.ndim
+        self.pairs = [(0, 0)] * ndim
+        for i in range(len(pad) // 2):
+            self.pairs[ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+        shape = tuple(size + lo + hi for size, (lo, hi) in zip(a.shape, self.pairs, strict=True))
+        out = np.full(shape, np.asarray(value).astype(a.dtype), dtype=a.dtype)
+        src, dst = [], []
+        for size, (lo, hi) in zip(a.shape, self.pairs, strict=True):
+            src.append(slice(max(0, -lo), size - max(0, -hi)))
+            dst.append(slice(max(0, lo), max(0, lo) + size - max(0, -lo) - max(0, -hi)))
+        out[tuple(dst)] = a[tuple(src)]
+        return out
+
+    def backward(self, grad, inputs, output):
+        negated = []
+        for lo, hi in reversed(self.pairs):
+            negated += [-lo, -hi]
+        return (ConstantPad.apply(grad, pad=tuple(negated)),)
