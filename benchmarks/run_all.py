@@ -170,6 +170,42 @@ def bench_chain(n: int, torch: bool) -> None:
         row(f"backward, {n:,}-op chain", f"{ours:.2f} s", "n/a", "", "<= 3x torch")
 
 
+# Memory of a chain: resident MiB after building it, after backward (saved tensors freed) and
+# after dropping it, measured by the process itself; two lengths show the growth is linear.
+CHAIN_MEMORY = """
+import gc, sys
+from engine import api
+def mib():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * 4096 / 2**20
+gc.disable()  # a million live nodes: the cyclic collector's passes would dominate the timing
+start = mib()
+x = api.TORCH["tensor"]([1.0, 2.0], requires_grad=True)
+y = x
+for _ in range(int(sys.argv[1])):
+    y = (y * 1.0001).exp()
+built = mib()
+y.sum().backward()
+after_backward = mib()
+del y
+after_drop = mib()
+print(built - start, after_backward - start, after_drop - start)
+"""
+
+
+def bench_chain_memory(sizes: tuple[int, ...]) -> None:
+    rows = []
+    for n in sizes:
+        out = subprocess.run([sys.executable, "-c", CHAIN_MEMORY, str(n)], capture_output=True,
+                             text=True, cwd=ROOT, check=True).stdout.split()
+        rows.append((n, *(float(v) for v in out)))
+    (small, built_small, _, _), (big, built_big, backward_big, dropped_big) = rows[0], rows[-1]
+    row(f"chain memory, {small:,} vs {big:,} ops", f"{built_big:.0f} MiB", f"{built_small:.0f} MiB",
+        f"{built_big / built_small:.2f}x", f"linear ({big / small:.0f}x)")
+    row("  resident after backward / del y", f"{backward_big:.0f} / {dropped_big:.0f} MiB",
+        "", "", "released")
+
+
 RNN = """import torch
 W_h = (torch.sin(torch.arange(16.0)) * 0.1).reshape(4, 4).requires_grad_()
 W_x = (torch.cos(torch.arange(12.0)) * 0.1).reshape(4, 3).requires_grad_()
@@ -234,6 +270,7 @@ def main() -> None:
     bench_render(repeat, torch)
     bench_training_loop(torch, repeat)
     bench_chain(100_000 if args.quick else 1_000_000, torch)
+    bench_chain_memory((25_000, 100_000) if args.quick else (250_000, 1_000_000))
     bench_width()
     bench_recording_memory()
 
