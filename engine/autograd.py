@@ -175,6 +175,12 @@ def post_accumulate_hooks(tensor: Tensor, create: bool = True) -> list[Callable[
     return hooks
 
 
+def clear_post_accumulate_hooks() -> None:
+    """Forget every leaf's post-accumulate hooks (a hook can keep its own leaf alive through
+    the program's variables, so the weak finalizer would never drop it)."""
+    _POST_ACCUMULATE_HOOKS.clear()
+
+
 def accumulate_into(tensor: Tensor, grad: Tensor) -> None:
     """`tensor.grad += grad`, PyTorch's way.
 
