@@ -104,7 +104,10 @@ class OutputSink:
         self.size += size
         self.parts.append(text)
         if self.echo is not None:
-            self.echo.write(text)
+            try:
+                self.echo.write(text)
+            except BrokenPipeError:  # `agraph run x | head -1`: the reader has what it wanted
+                self.echo = None
 
     def check_room(self, size: int) -> None:
         """Refuse to write `size` more bytes past the cap (a text of `size` characters has at

@@ -148,9 +148,8 @@ def _leave(status: int) -> None:
     are closed before this; a program stuck in a C call (a daemon thread) ends here too."""
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (`| head`): it had what it wanted
         _silence_stdout()
-        status = status or 1
     except (OSError, ValueError):
         status = status or 1
     try:

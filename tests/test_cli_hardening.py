@@ -383,3 +383,18 @@ def test_the_debugger_and_explain_escape_what_they_echo(cli: Any, tmp_path: Path
     explained = cli("explain", write(tmp_path, GOOD, "good.expr"), "y\x1b[2J", "x")
     assert explained.exit_code == 1 and "y\\x1b[2J is not defined" in explained.stderr
     assert "\x1b" not in explained.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path: Path) -> None:
+    """`agraph run prog | head -1`: the reader has what it wanted; no error, no traceback."""
+    program = tmp_path / "many_lines.expr"
+    program.write_text("for i in range(200000):\n    print(i)\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONUNBUFFERED": ""}
+    process = subprocess.Popen([sys.executable, "-m", "autograd_cli", "run", str(program)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline() == b"0\n"
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=60) == 0
+    assert b"BrokenPipe" not in stderr and b"Traceback" not in stderr
