@@ -27,7 +27,7 @@ from autograd_cli.errors import ScriptError
 from autograd_cli.limits import Limits, limit_error
 
 IMPORTABLE_MODULES = frozenset({
-    "torch", "torch.nn", "torch.nn.functional", "torch.optim", "torch.autograd",
+    "torch", "torch.nn", "torch.nn.functional", "torch.nn.utils", "torch.optim", "torch.autograd",
     "torch.autograd.functional", "torch.optim.lr_scheduler", "torch.linalg",
 })
 

@@ -128,12 +128,14 @@ def torch_namespaces() -> dict[str, Namespace]:
     from engine import api
 
     functional = Namespace("torch.nn.functional", api.FUNCTIONAL)
-    nn = Namespace("torch.nn", {**api.NN, "functional": functional})
+    utils = Namespace("torch.nn.utils", getattr(api, "NN_UTILS", {}))
+    nn = Namespace("torch.nn", {**api.NN, "functional": functional, "utils": utils})
     optim = Namespace("torch.optim", api.OPTIM)
     autograd_functional = Namespace("torch.autograd.functional", api.AUTOGRAD_FUNCTIONAL)
     autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional})
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
+            "torch.nn.utils": utils,
             "torch.optim": optim, "torch.autograd": autograd,
             "torch.autograd.functional": autograd_functional,
             "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",

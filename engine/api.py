@@ -24,6 +24,7 @@ from engine import (
     lr_scheduler,
     nn,
     nn_extra,
+    nn_utils,
     numpy_bridge,
     optim,
     printing,
@@ -37,7 +38,7 @@ _TORCH_FUNCTIONS = """
     addmm bmm sum mean prod max min maximum minimum argmax argmin softmax log_softmax norm cat stack
     reshape squeeze unsqueeze t transpose permute flatten select split chunk unbind clone
     eq ne lt le gt ge logical_and logical_or logical_not isnan isinf equal allclose where
-    floor_divide remainder any all
+    floor_divide remainder any all isclose
     var std logsumexp cumsum amax amin gather index_select masked_fill sort argsort topk log1p
     expm1 floor ceil trunc round flip
 """.split() + functional_more.FUNCTIONS
@@ -117,6 +118,7 @@ TORCH.update({
     "set_grad_enabled": grad_mode.set_grad_enabled,
     "is_grad_enabled": grad_mode.is_grad_enabled,
     "inference_mode": grad_mode.inference_mode,
+    "is_inference_mode_enabled": grad_mode.is_inference_mode_enabled,
     "set_printoptions": printing.set_printoptions,
     "is_tensor": lambda obj: isinstance(obj, Tensor),
     "numel": lambda t: t.numel(),
@@ -141,10 +143,13 @@ AUTOGRAD: dict[str, Any] = {
 
 AUTOGRAD_FUNCTIONAL: dict[str, Any] = dict(autograd_functional.FUNCTIONS)
 
+NN_UTILS: dict[str, Any] = dict(nn_utils.NN_UTILS)
+
 NN: dict[str, Any] = dict(nn.NN)
 FUNCTIONAL: dict[str, Any] = dict(nn.FUNCTIONAL)
 NN.update(nn_extra.NN)  # activations, dropout (engine/nn_extra.py)
 FUNCTIONAL.update(nn_extra.FUNCTIONAL)
+TORCH["cosine_similarity"] = nn_extra.cosine_similarity
 OPTIM: dict[str, Any] = dict(optim.OPTIM)
 OPTIM["lr_scheduler"] = lr_scheduler.lr_scheduler  # engine/lr_scheduler.py
 LR_SCHEDULER: dict[str, Any] = dict(lr_scheduler.SCHEDULERS)  # importable submodules

@@ -280,7 +280,7 @@ class Function(Node):
                     needs.append(True)
                     grad_fn = a.grad_fn
                     edges.append((grad_fn, a.output_nr) if grad_fn is not None
-                                 else (a.accumulator(), 0))
+                                 else NO_EDGE if a._nograd_view else (a.accumulator(), 0))
                     continue
             else:
                 meta.append(None)
@@ -300,6 +300,8 @@ class Function(Node):
             for i in indices:
                 value = saved[i] = args[i]
                 if isinstance(value, Tensor):
+                    if value._inference:
+                        raise RuntimeError(INFERENCE_SAVED)
                     versions[i] = value._version[0]
             self.saved: tuple[Any, ...] | None = tuple(saved)
             self.saved_versions: tuple[int, ...] = tuple(versions)
@@ -435,6 +437,13 @@ def zeros_of(shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
     return Tensor._wrap(np.zeros(shape, dtype=dtype))
 
 
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+
+
 def modified_message(tensor: Tensor, expected: int, creator: Node | None, output_nr: int) -> str:
     what = f"[torch.{tensor.dtype.legacy_name} {list(tensor.array.shape)}]"
     if creator is not None:
@@ -463,6 +472,8 @@ def gradient_edge(tensor: Tensor) -> Edge:
     grad_fn = tensor.grad_fn
     if grad_fn is not None:
         return (grad_fn, tensor.output_nr)
+    if tensor._nograd_view:
+        return NO_EDGE
     return (tensor.accumulator(), 0)
 
 

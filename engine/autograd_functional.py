@@ -59,7 +59,7 @@ def _unwrap(values: tuple[Any, ...], flags: tuple[bool, ...]) -> Any:
     return values if flags[0] else values[0]
 
 
-def _grads(outputs: tuple[Tensor, ...], inputs: tuple[Tensor, ...], grad_outputs: Any,
+def _grads(outputs: tuple[Tensor | None, ...], inputs: tuple[Tensor, ...], grad_outputs: Any,
            create_graph: bool, retain_graph: bool | None = None) -> tuple[Tensor | None, ...]:
     """torch's _autograd_grad: outputs that need no grad are skipped; all None if none do."""
     kept = [(out, None if grad_outputs is None else grad_outputs[i])
@@ -184,4 +184,59 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
                 _unwrap(_finish(result, create_graph), (outputs_tuple,)))
 
 
-FUNCTIONS: dict[str, Any] = {"jacobian": jacobian, "hessian": hessian, "vjp": vjp, "jvp": jvp}
+def _scalar_function_grad(func: Callable[..., Any], inputs: Any, v: Any,
+                          name: str) -> tuple[Any, ...]:
+    """The shared start of vhp and hvp: inputs, v, the scalar output and its gradient."""
+    inputs_tuple, xs = _as_tuple(inputs, "inputs", name)
+    xs = _prepare(xs, True)
+    vs = None
+    if v is not None:
+        vs = tuple(x.detach() for x in _as_tuple(v, "v", name)[1])
+        if len(vs) != len(xs):
+            raise RuntimeError(f"v is a tuple of invalid length: should be {len(xs)} but got "
+                               f"{len(vs)}.")
+        for vi, x in zip(vs, xs, strict=True):
+            if vi.shape != x.shape:
+                raise RuntimeError(f"v has invalid size: should be {x.shape} but got "
+                                   f"{vi.shape}.")
+    elif len(xs) != 1 or xs[0].numel() != 1:
+        raise RuntimeError("The vector v can only be None if the input to the user-provided "
+                           "function is a single Tensor with a single element.")
+    outputs_tuple, outs = _as_tuple(func(*xs), "outputs of the user-provided function", name)
+    if outputs_tuple:
+        raise RuntimeError(f"The function given to {name} should return a single Tensor")
+    if outs[0].numel() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {name} should "
+                           "contain a single element")
+    jac = _grads(outs, xs, None, create_graph=True)
+    return inputs_tuple, xs, vs, outs, jac
+
+
+def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
+        strict: bool = False) -> tuple[Any, Any]:
+    with grad_mode.enable_grad():
+        inputs_tuple, xs, vs, outs, jac = _scalar_function_grad(func, inputs, v, "vhp")
+    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+        res = _grads(jac, xs, vs, create_graph)
+        res = tuple(creation.zeros_like(x) if r is None else r
+                    for r, x in zip(res, xs, strict=True))
+    return (_unwrap(_finish(outs, create_graph), (False,)),
+            _unwrap(_finish(res, create_graph), (inputs_tuple,)))
+
+
+def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
+        strict: bool = False) -> tuple[Any, Any]:
+    with grad_mode.enable_grad():
+        inputs_tuple, xs, vs, outs, jac = _scalar_function_grad(func, inputs, v, "hvp")
+        grad_jac = tuple(creation.zeros_like(x).requires_grad_(True) for x in xs)
+        double_back = _grads(jac, xs, grad_jac, create_graph=True)
+    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+        res = _grads(double_back, grad_jac, vs, create_graph)
+        res = tuple(creation.zeros_like(x) if r is None else r
+                    for r, x in zip(res, xs, strict=True))
+    return (_unwrap(_finish(outs, create_graph), (False,)),
+            _unwrap(_finish(res, create_graph), (inputs_tuple,)))
+
+
+FUNCTIONS: dict[str, Any] = {"jacobian": jacobian, "hessian": hessian, "vjp": vjp, "jvp": jvp,
+                             "vhp": vhp, "hvp": hvp}

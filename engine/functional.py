@@ -520,12 +520,38 @@ def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08) -> 
 ALLCLOSE_TEMPORARIES = 3
 
 
-def any(a: Tensor) -> Tensor:  # noqa: A001
-    return Tensor._wrap(np.asarray(np.any(a.array)))
+def _bool_reduce(reduce_fn: Any, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    if dim is None or a.ndim == 0:
+        if dim is not None:
+            for d in dim if isinstance(dim, (tuple, list)) else (dim,):
+                normalize_dim(d, 0)
+        result = reduce_fn(a.array)
+        if keepdim and dim is None:
+            result = np.reshape(result, (1,) * a.ndim)
+        return Tensor._wrap(np.asarray(result))
+    dims = tuple(normalize_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
+                                                     else (dim,)))
+    return Tensor._wrap(np.asarray(reduce_fn(a.array, axis=dims, keepdims=keepdim)))
 
 
-def all(a: Tensor) -> Tensor:  # noqa: A001
-    return Tensor._wrap(np.asarray(np.all(a.array)))
+def any(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return _bool_reduce(np.any, a, dim, keepdim)
+
+
+def all(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return _bool_reduce(np.all, a, dim, keepdim)
+
+
+def isclose(a: Tensor, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    other = b.array if isinstance(b, Tensor) else np.asarray(b)
+    if isinstance(b, Tensor) and a.array.dtype != other.dtype:
+        raise RuntimeError(f"{dtypes.of_array(a.array)} did not match "
+                           f"{dtypes.of_array(other)}")
+    budget.check_broadcast((a.shape_tuple, tuple(other.shape)),
+                           ALLCLOSE_TEMPORARIES * a.array.itemsize)
+    return Tensor._wrap(np.asarray(np.isclose(a.array, other, rtol=rtol, atol=atol,
+                                              equal_nan=equal_nan)))
 
 
 def where(condition: Tensor, a: Any, b: Any) -> Tensor:

@@ -151,7 +151,7 @@ def diagonal(a: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor
     d1, d2 = normalize_dim(dim1, a.ndim), normalize_dim(dim2, a.ndim)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return ops.Diagonal.apply(a, offset=offset, dim1=d1, dim2=d2)
+    return shape_ops.view_of(a, ops.Diagonal.apply(a, offset=offset, dim1=d1, dim2=d2))
 
 
 def trace(a: Tensor) -> Tensor:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-_state = {"enabled": True}
+_state = {"enabled": True, "inference": False}
 
 
 def is_grad_enabled() -> bool:
     return _state["enabled"]
+
+
+def is_inference_mode_enabled() -> bool:
+    return _state["inference"]
 
 
 def _set(mode: bool) -> None:
@@ -53,5 +57,17 @@ class set_grad_enabled(_GradMode):  # noqa: N801 - PyTorch's name
 
 
 class inference_mode(no_grad):  # noqa: N801 - PyTorch's name
+    """no_grad, and the tensors made inside are inference tensors (Tensor._inference)."""
+
     def __init__(self, mode: bool = True) -> None:
         self.mode = not mode
+        self.inference = bool(mode)
+
+    def __enter__(self) -> None:
+        super().__enter__()
+        self.previous_inference = _state["inference"]
+        _state["inference"] = self.inference
+
+    def __exit__(self, *exc: Any) -> None:
+        super().__exit__(*exc)
+        _state["inference"] = self.previous_inference

@@ -21,7 +21,9 @@ import numpy as np
 from engine import budget, dtypes, grad_mode
 from engine import device as devices
 from engine import functional as F
+from engine.autograd import Function
 from engine.ops import arith, loss
+from engine.ops.norm import embedding, layer_norm
 from engine.tensor import Parameter, RemovableHandle, Size, Tensor
 
 
@@ -51,6 +53,24 @@ class ModuleIterator:
         return f"<generator object Module.{self.name} at {hex(id(self))}>"
 
 
+class BackwardHookFunction(Function):
+    """The identity node of a module with full backward hooks; its backward runs `callback`."""
+
+    grad_fn_name = "BackwardHookFunctionBackward"
+    multi_output = True
+
+    def forward(self, *arrays: Any) -> tuple[Any, ...]:
+        return tuple(arrays)
+
+    def __repr__(self) -> str:  # a Python autograd.Function in torch
+        return f"<torch.autograd.function.BackwardHookFunctionBackward object at {hex(id(self))}>"
+
+    def backward(self, grads, inputs, output):
+        callback = getattr(self, "callback", None)
+        grads = tuple(grads)
+        return callback(grads) if callback is not None else grads
+
+
 class Module:
     """`nn.Module`: parameters and submodules registered by attribute assignment, in order.
 
@@ -65,6 +85,7 @@ class Module:
         forward parameters named_parameters children named_children modules named_modules
         zero_grad train eval training requires_grad_ to cpu cuda float double
         register_forward_hook register_forward_pre_hook state_dict load_state_dict
+        register_full_backward_hook add_module register_parameter
         """.split())
     SETTABLE_ATTRS: frozenset[str] = frozenset()
 
@@ -76,6 +97,7 @@ class Module:
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_forward_hooks", [])
         object.__setattr__(self, "_forward_pre_hooks", [])
+        object.__setattr__(self, "_backward_hooks", [])
         self.training = True
 
     # --- registration: attribute assignment as torch's Module.__setattr__ does it ----------
@@ -137,6 +159,53 @@ class Module:
             changed = pre_hook(self, args)
             if changed is not None:
                 args = changed if isinstance(changed, tuple) else (changed,)
+        backward_hooks = self.__dict__.get("_backward_hooks")
+        if backward_hooks and grad_mode.is_grad_enabled():
+            return self._call_with_backward_hooks(backward_hooks, args, kwargs)
+        return self._forward_and_hooks(args, kwargs)
+
+    def _call_with_backward_hooks(self, hooks: list[Any], args: tuple[Any, ...],
+                                  kwargs: dict[str, Any]) -> Any:
+        """torch's BackwardHook: identity nodes around the tensor inputs and the output; the
+        hooks run with (module, grad_input, grad_output) once the input gradients are known."""
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        inputs_need = any(args[i].requires_grad for i in positions)
+        state: dict[str, Any] = {"grad_output": None}
+
+        def run_hooks(grad_input: tuple[Any, ...]) -> tuple[Any, ...]:
+            for hook in list(hooks):
+                changed = hook(self, grad_input, state["grad_output"])
+                if changed is not None:
+                    grad_input = tuple(changed)
+            return grad_input
+
+        if inputs_need:
+            wrapped = BackwardHookFunction.apply(*(args[i] for i in positions))
+            wrapped[0].grad_fn.callback = run_hooks
+            new_args = list(args)
+            for i, tensor in zip(positions, wrapped, strict=True):
+                new_args[i] = tensor
+            args = tuple(new_args)
+        output = self._forward_and_hooks(args, kwargs)
+        if isinstance(output, Tensor) and output.requires_grad:
+            (output,) = BackwardHookFunction.apply(output)
+
+            def on_output(grads: tuple[Any, ...]) -> tuple[Any, ...]:
+                state["grad_output"] = grads
+                if not inputs_need:
+                    run_hooks((None,) * len(positions))
+                return grads
+
+            output.grad_fn.callback = on_output  # type: ignore[union-attr]
+        return output
+
+    def register_full_backward_hook(self, hook: Any, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, grad_input, grad_output)`; a non-None result replaces grad_input."""
+        hooks = self.__dict__.setdefault("_backward_hooks", [])
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def _forward_and_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         output = self.forward(*args, **kwargs)
         for hook in list(self.__dict__.get("_forward_hooks", ())):
             changed = hook(self, args, output)
@@ -372,6 +441,79 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
+class Embedding(Module):
+    """A lookup table: weight ~ N(0, 1) (seeded here), the padding row zeroed."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "num_embeddings", "embedding_dim",
+                                          "padding_idx"}
+    SETTABLE_ATTRS = frozenset({"weight"})
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm: Any = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                 sparse: bool = False, _weight: Any = None, _freeze: bool = False,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            if padding_idx < 0:
+                padding_idx += num_embeddings
+        self.padding_idx = padding_idx
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        budget.check_shape((num_embeddings, embedding_dim), np_dtype.itemsize)
+        self.weight = Parameter(Tensor._wrap(np.empty((num_embeddings, embedding_dim),
+                                                      np_dtype)))
+        normal_(self.weight)
+        if padding_idx is not None:
+            with grad_mode.no_grad():
+                self.weight.array[padding_idx] = 0
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
+        return embedding(input, self.weight, self.padding_idx)
+
+    def extra_repr(self) -> str:
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        return text if self.padding_idx is None else f"{text}, padding_idx={self.padding_idx}"
+
+
+class LayerNorm(Module):
+    """Normalizes over the last dims; weight ones and bias zeros (elementwise_affine)."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "bias", "normalized_shape", "eps",
+                                          "elementwise_affine"}
+    SETTABLE_ATTRS = frozenset({"weight", "bias"})
+
+    def __init__(self, normalized_shape: Any, eps: float = 1e-5,
+                 elementwise_affine: bool = True, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        shape = ((normalized_shape,) if isinstance(normalized_shape, int)
+                 else tuple(int(s) for s in normalized_shape))
+        self.normalized_shape = shape
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        budget.check_shape(shape, np_dtype.itemsize)
+        if elementwise_affine:
+            self.weight = Parameter(Tensor._wrap(np.ones(shape, np_dtype)))
+            if bias:
+                self.bias = Parameter(Tensor._wrap(np.zeros(shape, np_dtype)))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
+        return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
+
+
 class ReLU(Module):
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"inplace"}
 
@@ -468,6 +610,18 @@ class _Loss(Module):
 class L1Loss(_Loss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return l1_loss(input, target, reduction=self.reduction)
+
+
+class KLDivLoss(_Loss):
+    PUBLIC_ATTRS = _Loss.PUBLIC_ATTRS | {"log_target"}
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean", log_target: bool = False) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
 class SmoothL1Loss(_Loss):
@@ -598,6 +752,48 @@ class Sequential(Module):
         return self
 
 
+class ModuleList(Module):
+    """A list of modules registered as children "0", "1", ...; no forward of its own."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"append", "extend", "insert"}
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(list(self._modules.values()))  # type: ignore[arg-type]
+
+    def __getitem__(self, index: Any) -> Any:
+        items = list(self._modules.values())
+        if isinstance(index, slice):
+            return ModuleList(items[index])
+        position = index.__index__()
+        if not -len(items) <= position < len(items):
+            raise IndexError(f"index {position} is out of range")
+        return items[position]
+
+    def append(self, module: Module) -> ModuleList:
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules: Any) -> ModuleList:
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index: int, module: Module) -> None:
+        items = list(self._modules.values())
+        items.insert(index, module)
+        self._modules.clear()
+        for position, item in enumerate(items):
+            self.add_module(str(position), item)
+
+
 # --- nn.functional -----------------------------------------------------------------------------
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
@@ -702,6 +898,40 @@ def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # 
     return F.mean(loss) if reduction == "mean" else F.sum(loss)
 
 
+KL_DIV_MEAN_WARNING = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
+           reduce: bool | None = None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    """torch composes it: xlogy(target, target) - target * input (or exp(target) *
+    (target - input) for a log target), then the reduction; batchmean is sum / batch size."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if reduction not in ("mean", "batchmean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
+    if log_target:
+        out = F.mul(F.exp(target), F.sub(target, input))
+    else:
+        if target.requires_grad:
+            entropy: Any = F.where(F.eq(target, 0), 0.0, F.mul(target, F.log(target)))
+        else:
+            t = target.array
+            with np.errstate(divide="ignore", invalid="ignore"):
+                values = np.where(t == 0, np.zeros((), t.dtype), t * np.log(t))
+            entropy = Tensor._wrap(np.asarray(values, dtype=t.dtype))
+        out = F.sub(entropy, F.mul(target, input))
+    if reduction == "batchmean":
+        return F.div(F.sum(out), input.shape_tuple[0]) if input.ndim else F.sum(out)
+    if reduction == "none":
+        return out
+    return F.mean(out) if reduction == "mean" else F.sum(out)
+
+
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
                    reduce: bool | None = None, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
@@ -797,15 +1027,36 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
                   label_smoothing: float = 0.0) -> Tensor:
     """log_softmax over the class dim, then nll_loss (class indices) or -sum(p log q)."""
     reduction = _reduction(size_average, reduce, reduction)
-    if label_smoothing:
-        raise NotImplementedError("cross_entropy with label_smoothing is not supported by "
-                                  "agraph")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{float(label_smoothing)}")
     class_dim = 0 if input.ndim == 1 else 1
+    probabilities = (target.dtype.is_floating_point
+                     and target.shape_tuple == input.shape_tuple)
+    if label_smoothing and weight is not None:
+        raise NotImplementedError("cross_entropy with label_smoothing and a weight is not "
+                                  "supported by agraph")
     log_probs = F.log_softmax(input, class_dim)
-    if target.dtype.is_floating_point and target.shape_tuple == input.shape_tuple:
+    if label_smoothing and not probabilities:
+        # torch's cross_entropy_loss_label_smoothing, op for op
+        nll = nll_loss(log_probs, target, ignore_index=ignore_index, reduction=reduction)
+        ignore_mask = F.eq(target, ignore_index)
+        smooth = F.neg(F.sum(log_probs, dim=class_dim))
+        smooth.masked_fill_(ignore_mask, 0.0)
+        if reduction == "mean":
+            smooth = F.div(F.sum(smooth), F.sum(F.logical_not(ignore_mask)))
+        elif reduction == "sum":
+            smooth = F.sum(smooth)
+        n_classes = input.shape_tuple[class_dim]
+        return F.add(arith.MulScalar.apply(nll, scalar=1 - label_smoothing),
+                     arith.MulScalar.apply(smooth, scalar=label_smoothing / n_classes))
+    if probabilities:
         if weight is not None:
             raise NotImplementedError("cross_entropy with class probabilities and a weight is "
                                       "not supported by agraph")
+        if label_smoothing:
+            n_classes = input.shape_tuple[class_dim]
+            target = F.add(F.mul(target, 1 - label_smoothing), label_smoothing / n_classes)
         losses = F.neg(F.sum(F.mul(log_probs, target), dim=class_dim))
         if reduction == "none":
             return losses
@@ -837,6 +1088,9 @@ FUNCTIONAL: dict[str, Any] = {
     "mse_loss": mse_loss,
     "l1_loss": l1_loss,
     "smooth_l1_loss": smooth_l1_loss,
+    "kl_div": kl_div,
+    "layer_norm": layer_norm,
+    "embedding": embedding,
     "huber_loss": huber_loss,
     "binary_cross_entropy": binary_cross_entropy,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
@@ -973,6 +1227,10 @@ NN: dict[str, Any] = {
     "MSELoss": MSELoss,
     "L1Loss": L1Loss,
     "SmoothL1Loss": SmoothL1Loss,
+    "KLDivLoss": KLDivLoss,
+    "LayerNorm": LayerNorm,
+    "Embedding": Embedding,
+    "ModuleList": ModuleList,
     "HuberLoss": HuberLoss,
     "BCELoss": BCELoss,
     "BCEWithLogitsLoss": BCEWithLogitsLoss,

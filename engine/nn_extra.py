@@ -106,6 +106,22 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,  
     return F.div(input, F.expand_as(denom, input))
 
 
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """torch's composite: each input over its (eps-clamped) norm, product, sum over dim."""
+    common = np.broadcast_shapes(x1.shape_tuple, x2.shape_tuple)
+    if x1.shape_tuple != common:
+        x1 = F.expand(x1, common)
+    if x2.shape_tuple != common:
+        x2 = F.expand(x2, common)
+    norms = []
+    for x in (x1, x2):
+        norm = F.norm(x, 2, dim, keepdim=True)
+        # torch clamps it in place under no_grad: same storage, the node keeps the values
+        np.maximum(norm.array, np.asarray(eps, dtype=norm.array.dtype), out=norm.array)
+        norms.append(norm)
+    return F.sum(F.mul(F.div(x1, norms[0]), F.div(x2, norms[1])), dim=dim)
+
+
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
             inplace: bool = False) -> Tensor:
     if p < 0.0 or p > 1.0:
@@ -170,7 +186,8 @@ FUNCTIONAL: dict[str, Any] = {
     "gelu": gelu, "elu": elu, "selu": selu, "celu": celu, "leaky_relu": leaky_relu,
     "softplus": softplus, "silu": silu, "hardtanh": hardtanh, "relu6": relu6,
     "logsigmoid": logsigmoid, "softsign": softsign, "tanhshrink": tanhshrink,
-    "normalize": normalize, "dropout": dropout, "one_hot": one_hot, "pad": pad,
+    "normalize": normalize, "cosine_similarity": cosine_similarity, "dropout": dropout,
+    "one_hot": one_hot, "pad": pad,
 }
 
 

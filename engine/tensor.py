@@ -36,6 +36,16 @@ SCALAR_WITH_GRAD = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
     "Consider using tensor.detach() first.")
 ONE_ELEMENT_SCALARS = "only one element tensors can be converted to Python scalars"
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
+NOGRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked).")
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -109,7 +119,7 @@ class Tensor:
 
     PUBLIC_ATTRS = frozenset("""
         data grad requires_grad is_leaf grad_fn shape dtype ndim T mT device is_cuda
-        retains_grad output_nr
+        retains_grad output_nr is_inference
         dim size numel item tolist backward retain_grad register_hook detach detach_
         register_post_accumulate_grad_hook
         requires_grad_ clone zero_ fill_ copy_ add_ sub_ mul_ div_ clamp_ pow_ neg_ abs_
@@ -121,7 +131,8 @@ class Tensor:
         float double long int bool half to type type_as cpu cuda get_device is_floating_point
         numpy
         element_size nelement norm square reciprocal rsqrt sign
-        maximum minimum where eq ne lt le gt ge equal allclose isnan isinf
+        maximum minimum where eq ne lt le gt ge equal allclose isclose isnan isinf
+        new_zeros new_ones new_full new_tensor stride
         any all unbind split chunk contiguous is_contiguous
         true_divide floor_divide remainder logical_not
         var std logsumexp cumsum amax amin gather index_select masked_fill masked_fill_ sort
@@ -137,7 +148,7 @@ class Tensor:
 
     __slots__ = ("array", "_requires_grad", "_grad", "_grad_fn", "output_nr", "_version",
                  "_retains_grad", "_accumulator", "_base", "_view_version", "_hooks",
-                 "__weakref__")
+                 "_inference", "_nograd_view", "__weakref__")
 
     def __init__(self, *args: Any, dtype: Any = None, requires_grad: bool = False) -> None:
         """`torch.Tensor(list)` or `torch.Tensor(2, 3)`: float32 (the legacy constructor)."""
@@ -165,6 +176,8 @@ class Tensor:
         self._base: Tensor | None = None  # the tensor this one is a view of
         self._view_version = 0  # the version at which a view's grad_fn was last made
         self._hooks: list[Callable[[Tensor], Tensor | None]] | None = None  # a leaf's hooks
+        self._inference = grad_mode._state["inference"]  # made inside torch.inference_mode()
+        self._nograd_view = False  # a view made under no_grad of a tensor that requires grad
 
     @staticmethod
     def _wrap(array: Any) -> Tensor:
@@ -181,6 +194,8 @@ class Tensor:
         tensor._base = None
         tensor._view_version = 0
         tensor._hooks = None
+        tensor._inference = grad_mode._state["inference"]
+        tensor._nograd_view = False
         return tensor
 
     # --- autograd state ---------------------------------------------------------------------
@@ -289,6 +304,9 @@ class Tensor:
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if value and self._inference and not grad_mode._state["inference"]:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def retain_grad(self) -> None:
@@ -337,6 +355,7 @@ class Tensor:
     def detach(self) -> Tensor:
         out = Tensor._wrap(self.array)
         out._version = self._version  # shares storage and version counter, as in PyTorch
+        out._inference = self._inference
         return out
 
     def detach_(self) -> Tensor:
@@ -390,6 +409,32 @@ class Tensor:
 
     nelement = numel
 
+    def stride(self, dim: Any = None) -> Any:
+        strides = tuple(s // self.array.itemsize for s in self.array.strides)
+        if dim is None:
+            return strides
+        return strides[normalize_dim(dim, self.ndim)] if self.ndim else 1
+
+    def _new(self, maker: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Tensor:
+        kwargs.setdefault("dtype", self.dtype)
+        return maker(*args, **kwargs)  # type: ignore[no-any-return]
+
+    def new_zeros(self, *size: Any, **kwargs: Any) -> Tensor:
+        from engine import creation
+        return self._new(creation.zeros, size, kwargs)
+
+    def new_ones(self, *size: Any, **kwargs: Any) -> Tensor:
+        from engine import creation
+        return self._new(creation.ones, size, kwargs)
+
+    def new_full(self, size: Any, fill_value: Any, **kwargs: Any) -> Tensor:
+        from engine import creation
+        return self._new(creation.full, (size, fill_value), kwargs)
+
+    def new_tensor(self, data: Any, **kwargs: Any) -> Tensor:
+        from engine import creation
+        return self._new(creation.tensor, (data,), kwargs)
+
     def element_size(self) -> int:
         return int(self.array.itemsize)
 
@@ -398,6 +443,9 @@ class Tensor:
         return devices.CPU
 
     is_cuda = False
+
+    def is_inference(self) -> bool:
+        return self._inference
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
@@ -781,6 +829,8 @@ class Tensor:
         """PyTorch refuses in-place ops on leaves (and their views) that require grad."""
         if not grad_mode.is_grad_enabled():
             return
+        if self._nograd_view:
+            raise RuntimeError(NOGRAD_VIEW_INPLACE)
         base = self._base
         if base is not None and base._requires_grad and base.grad_fn is None:
             raise RuntimeError(VIEW_OF_LEAF_INPLACE)
@@ -793,6 +843,13 @@ class Tensor:
         `result` was computed from `self` by an ordinary op; its node becomes self's grad_fn
         (or, for a view, part of the base's CopySlices).
         """
+        if self._inference and not grad_mode._state["inference"]:
+            if self.array.flags.writeable:  # PyTorch writes first, then refuses
+                try:
+                    np.copyto(self.array, result.array, casting="unsafe")
+                except ValueError:
+                    pass
+            raise RuntimeError(INFERENCE_INPLACE)
         self.check_inplace()
         array = self.array
         if result.array.dtype != array.dtype and not np.can_cast(

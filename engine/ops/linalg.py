@@ -33,6 +33,8 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if outputs > SMALL_PRODUCT:  # a result can be far bigger than its inputs (outer products)
         budget.check_shape((*batch, rows, columns), max(a.itemsize, b.itemsize))
     work = outputs * k
+    if k == 1 and b.ndim == 2 and rows >= 2 and columns >= 2 and a.dtype.kind == "f":
+        return a * b  # type: ignore[no-any-return]  # MKL's k == 1 gemm: -0. products stay
     if a.dtype.kind != "f" or work > SMALL_PRODUCT or k == 0 or k > 256:
         return a @ b  # type: ignore[no-any-return]
     fused = a.dtype == np.float32 and columns >= 12 and rows >= 4

@@ -55,13 +55,17 @@ def _diagonal_index(shape: tuple[int, ...], offset: int) -> tuple[np.ndarray, np
 
 
 class Diagonal(Function):
-    """The diagonal of the last two dims (after moving dim1, dim2 there), a copy."""
+    """The diagonal of the last two dims (after moving dim1, dim2 there): a view, as torch's
+    (writable where the input is, so `w.diagonal().add_(1)` changes `w`)."""
 
     grad_fn_name = "DiagonalBackward0"
 
     def forward(self, a, offset=0, dim1=0, dim2=1):
         self.offset, self.dims, self.input_shape = offset, (dim1, dim2), a.shape
-        return np.diagonal(a, offset, dim1, dim2).copy()
+        out = np.diagonal(a, offset, dim1, dim2)
+        if a.flags.writeable:
+            out.flags.writeable = True
+        return out
 
     def backward(self, grad, inputs, output):
         return (DiagonalBackward.apply(grad, shape=self.input_shape, offset=self.offset,
@@ -72,6 +76,9 @@ class DiagonalCopy(Diagonal):
     """torch.diag of a matrix (diagonal_copy)."""
 
     grad_fn_name = "DiagonalBackward0_copy"
+
+    def forward(self, a, offset=0, dim1=0, dim2=1):
+        return super().forward(a, offset, dim1, dim2).copy()
 
 
 class DiagonalBackward(Function):

@@ -12,6 +12,13 @@ from engine.ops.pointwise import where
 from engine.tensor import Tensor
 
 
+def _float_target(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """An integer or bool target is taken in the input's float dtype (torch's promotion)."""
+    if a.dtype.kind == "f" and b.dtype.kind in "iub":
+        return b.astype(a.dtype)
+    return b
+
+
 class MseLoss(Function):
     grad_fn_name = "MseLossBackward0"
     saves = (0, 1)
@@ -20,7 +27,7 @@ class MseLoss(Function):
         if reduction not in ("mean", "sum", "none"):
             raise ValueError(f"{reduction} is not a valid value for reduction")
         self.reduction = reduction
-        diff = (a - b) ** 2
+        diff = (a - _float_target(a, b)) ** 2
         self.count = diff.size
         if reduction == "mean":
             return _reduce(diff, reduction) if diff.size else np.asarray(np.nan, dtype=diff.dtype)
@@ -248,7 +255,7 @@ class SmoothL1Loss(Function):
 
     def forward(self, a, b, reduction="mean", beta=1.0):
         self.reduction, self.beta = reduction, beta
-        diff = a - b
+        diff = a - _float_target(a, b)
         loss = self._loss(diff, np.abs(diff))
         self.count = loss.size
         return np.asarray(_reduce(loss, reduction), dtype=loss.dtype)

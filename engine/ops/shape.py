@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget
+from engine import budget, grad_mode
 from engine.autograd import Function, arrays_suffice
 from engine.ops.numerics import torch_sum
 from engine.tensor import Tensor, normalize_dim
@@ -29,6 +29,10 @@ def view_of(base: Tensor, out: Tensor) -> Tensor:
     out._version = base._version
     out._view_version = base._version[0]
     out._base = base._base if base._base is not None else base
+    out._inference = base._inference  # a view of a normal tensor is one, also in inference mode
+    if base._requires_grad and not out._requires_grad and not grad_mode._state["enabled"]:
+        # PyTorch: requires_grad, no grad_fn, and gradients sent to it go nowhere
+        out._requires_grad = out._nograd_view = True
     return out
 
 

@@ -1,0 +1,117 @@
+"""layer_norm: one node, NativeLayerNormBackward0, as PyTorch's native_layer_norm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.autograd import Function
+from engine.tensor import Tensor
+
+
+class NativeLayerNorm(Function):
+    """(x - mean) / sqrt(var + eps) * weight + bias over the last `count` dims (biased var).
+
+    The backward is written with tensor ops (recomputing mean and rstd from x), so that it is
+    differentiable again."""
+
+    grad_fn_name = "NativeLayerNormBackward0"
+    saves = (0, 1)
+
+    def forward(self, x: np.ndarray, weight: Any, bias: Any, count: int = 1,
+                eps: float = 1e-5) -> np.ndarray:
+        self.axes, self.eps = tuple(range(x.ndim - count, x.ndim)), eps
+        mean = x.mean(axis=self.axes, keepdims=True, dtype=x.dtype)
+        centered = x - mean
+        var = (centered * centered).mean(axis=self.axes, keepdims=True, dtype=x.dtype)
+        rstd = (1 / np.sqrt(var + x.dtype.type(eps))).astype(x.dtype)
+        out = centered * rstd
+        if weight is not None:
+            out = out * weight
+        if bias is not None:
+            out = out + bias
+        return np.asarray(out, dtype=x.dtype)
+
+    def backward(self, grad, inputs, output):
+        from engine import functional as F
+
+        x, weight = inputs[0], inputs[1]
+        axes = list(self.axes)
+        mean = F.mean(x, dim=axes, keepdim=True)
+        centered = x - mean
+        var = F.mean(centered * centered, dim=axes, keepdim=True)
+        rstd = F.rsqrt(var + self.eps)
+        xhat = centered * rstd
+        lead = list(range(x.ndim - len(axes)))
+        grad_x = grad_w = grad_b = None
+        if self.needs[0]:
+            dxhat = grad * weight if weight is not None else grad
+            grad_x = rstd * (dxhat - F.mean(dxhat, dim=axes, keepdim=True)
+                             - xhat * F.mean(dxhat * xhat, dim=axes, keepdim=True))
+        if self.needs[1]:
+            grad_w = F.sum(grad * xhat, dim=lead) if lead else grad * xhat
+        if self.needs[2]:
+            grad_b = F.sum(grad, dim=lead) if lead else grad
+        return grad_x, grad_w, grad_b
+
+
+def layer_norm(x: Tensor, normalized_shape: Any, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(x.shape_tuple[x.ndim - len(shape):]) != shape or len(shape) > x.ndim:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*, {', '.join(str(s) for s in shape)}], but got input of size"
+            f"{list(x.shape_tuple)}")
+    return NativeLayerNorm.apply(x, weight, bias, count=len(shape), eps=eps)
+
+
+class Embedding(Function):
+    """weight[indices]: rows of the table; the gradient adds each row's gradients back."""
+
+    grad_fn_name = "EmbeddingBackward0"
+
+    def forward(self, weight: np.ndarray, indices: np.ndarray,
+                padding_idx: int | None = None) -> np.ndarray:
+        self.indices, self.padding_idx = indices, padding_idx
+        self.rows = weight.shape[0]
+        return weight[indices]
+
+    def backward(self, grad, inputs, output):
+        from engine import creation
+        from engine import functional as F
+        from engine.functional_more import index_add
+
+        flat = Tensor._wrap(self.indices.reshape(-1))
+        rows = F.reshape(grad, (-1, grad.shape_tuple[-1]))
+        if self.padding_idx is not None:
+            keep = Tensor._wrap((self.indices.reshape(-1) != self.padding_idx)[:, None])
+            rows = rows * keep.to(rows.dtype)
+        table = creation.zeros(self.rows, grad.shape_tuple[-1], dtype=grad.dtype)
+        return (index_add(table, 0, flat, rows), None)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # noqa: A002
+              max_norm: Any = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Tensor:
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding with max_norm, scale_grad_by_freq or sparse is not "
+                                  "supported by agraph")
+    if input.dtype.is_floating_point or input.dtype.name == "bool":
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{_legacy_name(input.array.dtype)} instead (while "
+            "checking arguments for embedding)")
+    indices = input.array
+    rows = weight.shape_tuple[0]
+    if indices.size and (indices.min() < 0 or indices.max() >= rows):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += rows
+    return Embedding.apply(weight, indices=indices, padding_idx=padding_idx)
+
+
+def _legacy_name(dtype: np.dtype) -> str:
+    return {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+            "bool": "BoolTensor"}.get(dtype.name, "Tensor")
