@@ -93,7 +93,7 @@ LOOP_ITERATIONS = 800  # samples/no_grad_regression.expr
 TORCH_LOOP = """
 import runpy, statistics, sys, time, torch
 times = []
-for _ in range(5):
+for _ in range(9):
     start = time.perf_counter()
     runpy.run_path(sys.argv[1])
     times.append(time.perf_counter() - start)
@@ -101,14 +101,14 @@ print(statistics.median(times), file=sys.stderr)
 """
 
 
-# agraph timed the way PyTorch is: the same file run 5 times in one process, median.
+# agraph timed the way PyTorch is: the same file run 9 times in one process, median.
 AGRAPH_LOOP = """
 import statistics, sys, time
 from autograd_cli.interpreter import run_program
 text = open(sys.argv[1], encoding="utf-8").read()
 run_program(text)
 times = []
-for _ in range(5):
+for _ in range(9):
     start = time.perf_counter()
     result = run_program(text)
     times.append(time.perf_counter() - start)
@@ -170,8 +170,9 @@ def bench_chain(n: int, torch: bool) -> None:
         row(f"backward, {n:,}-op chain", f"{ours:.2f} s", "n/a", "", "<= 3x torch")
 
 
-# Memory of a chain: resident MiB after building it, after backward (saved tensors freed) and
-# after dropping it, measured by the process itself; two lengths show the growth is linear.
+# Memory of a chain of (mul, exp) steps: resident MiB after building it, after backward (saved
+# tensors freed) and after dropping it, measured by the process itself; two lengths show the
+# growth is linear.
 CHAIN_MEMORY = """
 import gc, sys
 from engine import api
@@ -200,7 +201,8 @@ def bench_chain_memory(sizes: tuple[int, ...]) -> None:
                              text=True, cwd=ROOT, check=True).stdout.split()
         rows.append((n, *(float(v) for v in out)))
     (small, built_small, _, _), (big, built_big, backward_big, dropped_big) = rows[0], rows[-1]
-    row(f"chain memory, {small:,} vs {big:,} ops", f"{built_big:.0f} MiB", f"{built_small:.0f} MiB",
+    row(f"chain memory, {small:,} vs {big:,} steps", f"{built_big:.0f} MiB",
+        f"{built_small:.0f} MiB",
         f"{built_big / built_small:.2f}x", f"linear ({big / small:.0f}x)")
     row("  resident after backward / del y", f"{backward_big:.0f} / {dropped_big:.0f} MiB",
         "", "", "released")

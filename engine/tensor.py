@@ -194,7 +194,7 @@ class Tensor:
         tensor._base = None
         tensor._view_version = 0
         tensor._hooks = None
-        tensor._inference = grad_mode._state["inference"]
+        tensor._inference = _MODE["inference"]
         tensor._nograd_view = False
         return tensor
 
@@ -1131,6 +1131,7 @@ class Parameter(Tensor):
 
 
 _new_tensor = object.__new__
+_MODE = grad_mode._state  # read by _wrap, which every op calls
 _new_size = tuple.__new__
 
 from engine import autograd as _autograd  # noqa: E402
