@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import budget
+from engine.functional_extra import _index_array
 from engine.ops import linalg_extra as ops
 from engine.ops import pointwise, pointwise_extra
 from engine.ops import shape as shape_ops
@@ -422,15 +423,6 @@ def einsum(equation: str, *operands: Any) -> Tensor:
 
 # --- indexing ------------------------------------------------------------------------------------
 
-def _index(index: Any, name: str) -> np.ndarray:
-    if not isinstance(index, Tensor):
-        raise TypeError(f"{name}(): argument 'index' must be Tensor, not "
-                        f"{type(index).__name__}")
-    if index.array.dtype != np.int64:
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
-    return index.array
-
-
 def _check_scatter(a: Tensor, d: int, index: np.ndarray, src: Tensor | None, name: str) -> None:
     if index.ndim != a.ndim and index.size:
         raise RuntimeError("Index tensor must have the same number of dimensions as self "
@@ -455,7 +447,7 @@ def scatter(a: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
     if reduce is not None:
         raise NotImplementedError("scatter with reduce= is not supported by agraph")
     d = normalize_dim(dim, a.ndim)
-    array = _index(index, "scatter")
+    array = _index_array(index, "scatter")
     if src is None:
         src = value
     if isinstance(src, Tensor):
@@ -479,7 +471,7 @@ def _slice_block(src: Tensor, shape: tuple[int, ...]) -> Tensor:
 
 def scatter_add(a: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     d = normalize_dim(dim, a.ndim)
-    array = _index(index, "scatter_add")
+    array = _index_array(index, "scatter_add")
     _check_scatter(a, d, array, src, "scatter_add")
     if src.dtype is not a.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
@@ -506,7 +498,7 @@ def index_add(a: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1
 
 
 def take(a: Tensor, index: Any) -> Tensor:
-    array = _index(index, "take")
+    array = _index_array(index, "take")
     size = a.numel()
     bad = array[(array < -size) | (array >= size)]
     if bad.size:

@@ -580,20 +580,6 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
-class MSELoss(Module):
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"reduction"}
-
-    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
-                 reduction: str = "mean") -> None:
-        super().__init__()
-        if size_average is not None or reduce is not None:
-            reduction = _legacy_reduction(size_average, reduce)
-        self.reduction = reduction
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return mse_loss(input, target, reduction=self.reduction)
-
-
 class _Loss(Module):
     """A loss module: the reduction (legacy size_average/reduce read as torch reads them)."""
 
@@ -605,6 +591,11 @@ class _Loss(Module):
         if size_average is not None or reduce is not None:
             reduction = _legacy_reduction(size_average, reduce)
         self.reduction = reduction
+
+
+class MSELoss(_Loss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):

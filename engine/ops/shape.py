@@ -52,19 +52,13 @@ def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
             array = torch_sum(array, dims, True)
         return Tensor._wrap(array.reshape(shape))
     if dims:
-        tensor = reduce_ops().SumDim.apply(tensor, dims=dims, keepdim=True)
+        from engine.ops.reduce import SumDim  # reduce imports this module
+
+        tensor = SumDim.apply(tensor, dims=dims, keepdim=True)
     return view(tensor, shape) if len(have) != len(shape) else tensor
 
 
 _SUM_TO_DIMS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
-
-
-def reduce_ops() -> Any:
-    """engine.ops.reduce (it imports this module, so it is looked up on first use)."""
-    from engine.ops import reduce
-
-    globals()["reduce_ops"] = lambda: reduce
-    return reduce
 
 
 # --- reshaping -----------------------------------------------------------------------------------
