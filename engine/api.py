@@ -160,8 +160,9 @@ LINALG: dict[str, Any] = {name: getattr(functional_more.linalg, name)
 def reset_state() -> None:
     """Fresh global state for a run: grad mode on, default print options, seed 0, no observer,
     no post-accumulate hooks left from an earlier run (they would keep its objects alive)."""
-    from engine import autograd, recording
+    from engine import addresses, autograd, recording
 
+    addresses.reset()
     autograd.clear_post_accumulate_hooks()
     grad_mode._set(True)
     printing.set_printoptions(profile="default")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import budget, grad_mode, recording
+from engine.addresses import address_of
 
 if TYPE_CHECKING:
     from engine.tensor import Tensor, prepare_operands
@@ -86,7 +87,7 @@ class Node:
         return self._metadata
 
     def __repr__(self) -> str:
-        return f"<{self.grad_fn_name} object at {hex(id(self))}>"
+        return f"<{self.grad_fn_name} object at {address_of(self)}>"
 
     def register_hook(self, hook: Callable[..., Any]) -> Any:
         """hook(grad_inputs, grad_outputs) after this node ran; may return new grad_inputs."""

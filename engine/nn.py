@@ -21,6 +21,7 @@ import numpy as np
 from engine import budget, dtypes, grad_mode
 from engine import device as devices
 from engine import functional as F
+from engine.addresses import address_of
 from engine.autograd import Function
 from engine.ops import arith, loss
 from engine.ops.norm import embedding, layer_norm
@@ -63,7 +64,7 @@ class BackwardHookFunction(Function):
         return tuple(arrays)
 
     def __repr__(self) -> str:  # a Python autograd.Function in torch
-        return f"<torch.autograd.function.BackwardHookFunctionBackward object at {hex(id(self))}>"
+        return f"<torch.autograd.function.BackwardHookFunctionBackward object at {address_of(self)}>"
 
     def backward(self, grads, inputs, output):
         callback = getattr(self, "callback", None)
