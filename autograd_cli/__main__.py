@@ -1,5 +1,5 @@
 """`python -m autograd_cli` is `agraph`."""
 
-from autograd_cli.main import main
+from autograd_cli.cli.main import main
 
 main()

@@ -104,7 +104,7 @@ print(statistics.median(times), file=sys.stderr)
 # agraph timed the way PyTorch is: the same file run 9 times in one process, median.
 AGRAPH_LOOP = """
 import statistics, sys, time
-from autograd_cli.interpreter import run_program
+from autograd_cli.language.interpreter import run_program
 text = open(sys.argv[1], encoding="utf-8").read()
 run_program(text)
 times = []

@@ -64,7 +64,8 @@ class BackwardHookFunction(Function):
         return tuple(arrays)
 
     def __repr__(self) -> str:  # a Python autograd.Function in torch
-        return f"<torch.autograd.function.BackwardHookFunctionBackward object at {address_of(self)}>"
+        return ("<torch.autograd.function.BackwardHookFunctionBackward object at "
+                f"{address_of(self)}>")
 
     def backward(self, grads, inputs, output):
         callback = getattr(self, "callback", None)

@@ -1,6 +1,6 @@
 """The neutral graph model that every renderer draws: plain data, no engine objects.
 
-The recorder (autograd_cli/graph_recorder.py) builds a `Graph`; renderers are pure functions
+The recorder (autograd_cli/graph/recorder.py) builds a `Graph`; renderers are pure functions
 of it. Ids are made from source positions (`t9_5`: the tensor made at line 9, column 5), with
 `_2`, `_3`, ... for repeats, so the same program gives the same ids on every run and machine.
 Ids use only letters, digits and `_`. The JSON form (`to_dict`) is documented in

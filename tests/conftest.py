@@ -21,7 +21,7 @@ ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 @pytest.fixture
 def cli() -> Any:
     """`cli(*args, input=None)` -> typer's Result (exit_code, stdout, stderr)."""
-    from autograd_cli.cli import app
+    from autograd_cli.cli.app import app
 
     runner = CliRunner()
 

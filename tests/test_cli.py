@@ -193,9 +193,9 @@ def test_simple_command_lines_read_without_typer_mean_what_they_mean_to_typer() 
 
     import typer.main
 
-    from autograd_cli.cli import app
-    from autograd_cli.limits import Limits
-    from autograd_cli.main import DEFAULTS, FLAGS, PATH, VALUED
+    from autograd_cli.cli.app import app
+    from autograd_cli.cli.main import DEFAULTS, FLAGS, PATH, VALUED
+    from autograd_cli.language.limits import Limits
 
     limit_names = {field.name for field in dataclasses.fields(Limits)}
     commands: Any = typer.main.get_command(app).commands  # type: ignore[attr-defined]
@@ -222,7 +222,7 @@ def test_simple_command_lines_read_without_typer_mean_what_they_mean_to_typer() 
 
 
 def test_only_simple_command_lines_skip_typer() -> None:
-    from autograd_cli.main import DEFAULTS, simple_command
+    from autograd_cli.cli.main import DEFAULTS, simple_command
 
     assert simple_command(["run", "a.expr"]) == ("run", {**DEFAULTS["run"], "file": "a.expr"})
     assert simple_command(["run", "--json", "-", "--no-table"]) == (

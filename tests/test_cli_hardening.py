@@ -166,7 +166,7 @@ def test_a_symlink_is_kept_and_its_target_written(tmp_path: Path) -> None:
 
 
 def test_a_socket_is_refused(tmp_path: Path) -> None:
-    from autograd_cli.rendering import OutputError, write_atomically
+    from autograd_cli.graph.rendering import OutputError, write_atomically
 
     path = tmp_path / "s.sock"
     server = socket.socket(socket.AF_UNIX)
@@ -286,9 +286,9 @@ def test_run_json_after_the_time_limit_is_bounded(tmp_path: Path) -> None:
 
 
 def test_post_run_work_past_its_bound_raises_a_limit(tmp_path: Path) -> None:
-    from autograd_cli import rendering, report
-    from autograd_cli.bounds import Bound
-    from autograd_cli.limits import LimitExceeded, Limits
+    from autograd_cli.graph import rendering, report
+    from autograd_cli.language.bounds import Bound
+    from autograd_cli.language.limits import LimitExceeded, Limits
 
     text = "import torch\nx = torch.ones(1, requires_grad=True)\ny = x\n" \
            "for i in range(3000):\n    y = y * 1.0\n"
@@ -305,7 +305,8 @@ def test_post_run_work_past_its_bound_raises_a_limit(tmp_path: Path) -> None:
 def test_a_memory_error_is_a_limit_error_never_an_internal_error(
         cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from autograd_cli import commands, main, report
+    from autograd_cli.cli import commands, main
+    from autograd_cli.graph import report
 
     def out_of_memory(*args: Any, **kwargs: Any) -> Any:
         raise MemoryError

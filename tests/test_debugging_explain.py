@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from autograd_cli import rendering
-from autograd_cli.explain import ExplainObserver, Explanation, highlight_paths
-from autograd_cli.limits import Limits
-from autograd_cli.provenance import Provenance
+from autograd_cli.graph import rendering
+from autograd_cli.graph.provenance import Provenance
+from autograd_cli.language.limits import Limits
+from autograd_cli.tools.explain import ExplainObserver, Explanation, highlight_paths
 from engine import api
 from tests.conftest import SAMPLES
 

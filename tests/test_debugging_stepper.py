@@ -124,10 +124,10 @@ def test_paused_time_does_not_count(cli: Any) -> None:
             time.sleep(0.4)
             return next(commands, "")
 
-    from autograd_cli import rendering
-    from autograd_cli.debugger import Debugger
-    from autograd_cli.graph_recorder import GraphRecorder
-    from autograd_cli.limits import Limits
+    from autograd_cli.graph import rendering
+    from autograd_cli.graph.recorder import GraphRecorder
+    from autograd_cli.language.limits import Limits
+    from autograd_cli.tools.debugger import Debugger
 
     limits = Limits(max_seconds=0.5)
     text = "x = 1\ny = 2\nz = 3\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from autograd_cli.watch import sparkline
+from autograd_cli.tools.watch import sparkline
 from tests.conftest import SAMPLES
 
 GRAPH = str(SAMPLES / "computation_graph.expr")

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from autograd_cli.checker import check_program
-from autograd_cli.errors import ScriptError
-from autograd_cli.interpreter import RunResult, run_program
-from autograd_cli.limits import Limits
+from autograd_cli.language.checker import check_program
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.interpreter import RunResult, run_program
+from autograd_cli.language.limits import Limits
 
 
 def _engine_importable() -> bool:

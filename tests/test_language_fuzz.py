@@ -17,10 +17,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autograd_cli.checker import check_program
-from autograd_cli.errors import ScriptError
-from autograd_cli.interpreter import RunResult, run_program
-from autograd_cli.limits import Limits
+from autograd_cli.language.checker import check_program
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.interpreter import RunResult, run_program
+from autograd_cli.language.limits import Limits
 
 EXAMPLES = int(os.environ.get("AGRAPH_FUZZ_EXAMPLES", "1000"))
 LIMITS = Limits(max_seconds=2.0, max_steps=200_000, max_loop_iterations=10_000,

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from autograd_cli.errors import ScriptError
-from autograd_cli.interpreter import RunResult, run_program
-from autograd_cli.limits import Limits, option_name
-from autograd_cli.source import decode_source, read_source
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.interpreter import RunResult, run_program
+from autograd_cli.language.limits import Limits, option_name
+from autograd_cli.language.source import decode_source, read_source
 
 try:
     import engine.api  # noqa: F401

@@ -24,8 +24,8 @@ from tests.conftest import ROOT, run_agraph
 
 pytest.importorskip("engine.api")
 
-from autograd_cli.interpreter import run_program  # noqa: E402
-from autograd_cli.limits import Limits  # noqa: E402
+from autograd_cli.language.interpreter import run_program  # noqa: E402
+from autograd_cli.language.limits import Limits  # noqa: E402
 from engine import api, budget, printing  # noqa: E402
 from engine.ops.index import advanced_shape  # noqa: E402
 from engine.tensor import Tensor  # noqa: E402
@@ -219,8 +219,8 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
 
 CHILD = """
 import gc, json, sys, textwrap
-from autograd_cli.interpreter import run_program
-from autograd_cli.limits import Limits
+from autograd_cli.language.interpreter import run_program
+from autograd_cli.language.limits import Limits
 
 
 def peak_kib():

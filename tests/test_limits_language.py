@@ -20,13 +20,13 @@ from typing import Any
 
 import pytest
 
-from autograd_cli.checker import check_program
-from autograd_cli.errors import ScriptError
-from autograd_cli.interpreter import RunResult, run_program
-from autograd_cli.limits import LimitExceeded, Limits, option_name
-from autograd_cli.script_format import TextFormatter
-from autograd_cli.script_objects import display_repr, nested_size
-from autograd_cli.script_operators import CheckedOperators
+from autograd_cli.language.checker import check_program
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.formatting import TextFormatter
+from autograd_cli.language.interpreter import RunResult, run_program
+from autograd_cli.language.limits import LimitExceeded, Limits, option_name
+from autograd_cli.language.objects import display_repr, nested_size
+from autograd_cli.language.operators import CheckedOperators
 from tests.conftest import run_agraph
 
 try:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from autograd_cli.rendering import graph_dict, record_program, render
+from autograd_cli.graph.rendering import graph_dict, record_program, render
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = (ROOT / "docs" / "rendering.md").read_text()

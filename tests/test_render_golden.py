@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from autograd_cli.rendering import record_program, render
+from autograd_cli.graph.rendering import record_program, render
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 UPDATE = os.environ.get("AGRAPH_UPDATE_GOLDEN") == "1"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from autograd_cli.rendering import OutputError, write_atomically
+from autograd_cli.graph.rendering import OutputError, write_atomically
 
 
 def test_writes_and_replaces(tmp_path: Path) -> None:

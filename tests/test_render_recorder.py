@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from autograd_cli.graph_recorder import GraphRecorder, Record
-from autograd_cli.rendering import RenderError, graph_dict, record_program, render
+from autograd_cli.graph.recorder import GraphRecorder, Record
+from autograd_cli.graph.rendering import RenderError, graph_dict, record_program, render
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 

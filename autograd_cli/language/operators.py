@@ -17,8 +17,8 @@ import operator
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from autograd_cli.limits import LimitExceeded, Limits
-from autograd_cli.script_format import TextFormatter
+from autograd_cli.language.formatting import TextFormatter
+from autograd_cli.language.limits import LimitExceeded, Limits
 
 BINARY_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,

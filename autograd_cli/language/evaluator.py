@@ -33,17 +33,17 @@ try:
 except ImportError:  # not on Windows: the memory check is then left out
     resource = None  # type: ignore[assignment]
 
-from autograd_cli.errors import ScriptError
-from autograd_cli.limits import LimitExceeded, Limits, limit_error
-from autograd_cli.script_builtins import (
+from autograd_cli.language.builtins import (
     PLAIN_METHODS,
     check_int_call,
     checked_method,
     checked_method_names,
     make_builtins,
 )
-from autograd_cli.script_format import TextFormatter, convert
-from autograd_cli.script_objects import (
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.formatting import TextFormatter, convert
+from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
+from autograd_cli.language.objects import (
     NESTED_TYPES,
     Namespace,
     Signature,
@@ -57,7 +57,7 @@ from autograd_cli.script_objects import (
     display_str,
     is_engine_object,
 )
-from autograd_cli.script_operators import COMPARISONS, UNARY_OPERATORS, CheckedOperators
+from autograd_cli.language.operators import COMPARISONS, UNARY_OPERATORS, CheckedOperators
 
 # How many steps run between looks at the clock and the memory.
 CHECK_INTERVAL = 32

@@ -15,8 +15,8 @@ import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from autograd_cli.limits import LimitExceeded, Limits
-from autograd_cli.script_objects import display_repr, display_str, is_engine_object
+from autograd_cli.language.limits import LimitExceeded, Limits
+from autograd_cli.language.objects import display_repr, display_str, is_engine_object
 
 _NUMBERS = re.compile(r"\d+")
 _FIELD_NAME = re.compile(r"[^.\[]*")

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from autograd_cli.errors import visible
-from autograd_cli.provenance import number_text
+from autograd_cli.graph.provenance import number_text
+from autograd_cli.language.errors import visible
 from engine.tensor import Tensor
 
 BARS = "▁▂▃▄▅▆▇█"

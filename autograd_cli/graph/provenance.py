@@ -1,10 +1,10 @@
 """Where tensors and grad_fn nodes come from: the names a program gave them and the places of
 the ops that made them. The tracer, `explain`, the anomaly detector and the linter share one.
 
-An observer (see engine/recording.py and autograd_cli/interpreter.py): `on_start` hands it the
-interpreter, whose current node is the exact expression being evaluated (an operator or a call),
-so places are precise to the column. It holds tensors and nodes only weakly: what the program
-drops is forgotten, so a long loop keeps only what is alive.
+An observer (see engine/recording.py and autograd_cli/language/interpreter.py): `on_start`
+hands it the interpreter, whose current node is the exact expression being evaluated (an
+operator or a call), so places are precise to the column. It holds tensors and nodes only
+weakly: what the program drops is forgotten, so a long loop keeps only what is alive.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from autograd_cli.graph_recorder import named_tensors, op_display_name, snake_case
+from autograd_cli.graph.recorder import named_tensors, op_display_name, snake_case
 from engine import recording
 from engine.tensor import Tensor
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:  # each tool is imported when it is asked for: a plain `run` loads none
-    from autograd_cli.anomaly import Anomaly, AnomalyDetector
-    from autograd_cli.gradient_lint import Finding, GradientLinter
-    from autograd_cli.provenance import Provenance
-    from autograd_cli.trace import Tracer
-    from autograd_cli.watch import Watcher
+    from autograd_cli.graph.provenance import Provenance
+    from autograd_cli.tools.anomaly import Anomaly, AnomalyDetector
+    from autograd_cli.tools.lint import Finding, GradientLinter
+    from autograd_cli.tools.trace import Tracer
+    from autograd_cli.tools.watch import Watcher
 
 
 class Inspection:
@@ -35,23 +35,23 @@ class Inspection:
         self.findings: list[Finding] = []
         if not (trace or detect_anomaly or watch is not None or lint):
             return
-        from autograd_cli.provenance import Provenance
+        from autograd_cli.graph.provenance import Provenance
 
         provenance = self.provenance = Provenance(origins=trace or detect_anomaly)
         if trace:
-            from autograd_cli.trace import Tracer
+            from autograd_cli.tools.trace import Tracer
 
             self.tracer = Tracer(provenance, stream, max_trace_bytes)
         if detect_anomaly:
-            from autograd_cli.anomaly import AnomalyDetector
+            from autograd_cli.tools.anomaly import AnomalyDetector
 
             self.detector = AnomalyDetector(provenance)
         if watch is not None:
-            from autograd_cli.watch import Watcher
+            from autograd_cli.tools.watch import Watcher
 
             self.watcher = Watcher(watch)
         if lint:
-            from autograd_cli.gradient_lint import GradientLinter
+            from autograd_cli.tools.lint import GradientLinter
 
             self.linter = GradientLinter(provenance)
 
@@ -72,11 +72,11 @@ class Inspection:
             self.tracer.flush()
         anomaly = self.anomaly
         if anomaly is not None and result.error is not None:
-            from autograd_cli.anomaly import located_error
+            from autograd_cli.tools.anomaly import located_error
 
             result.error = located_error(anomaly, result.error)
         if self.linter is not None and lint:
-            from autograd_cli.gradient_lint import ERROR_KINDS
+            from autograd_cli.tools.lint import ERROR_KINDS
 
             self.findings = self.linter.findings(result, text)
             if result.error is not None:  # a run cut short: only what explains its error
@@ -85,7 +85,7 @@ class Inspection:
     def report(self, filename: str, text: str, stream: TextIO) -> None:
         anomaly = self.anomaly
         if anomaly is not None:
-            from autograd_cli.anomaly import backward_note
+            from autograd_cli.tools.anomaly import backward_note
 
             stream.write(backward_note(anomaly, filename, text))
         if self.watcher is not None:

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any, Protocol
 
-from autograd_cli.limits import LimitExceeded, Limits
-from autograd_cli.script_format import TextFormatter
-from autograd_cli.script_objects import (
+from autograd_cli.language.formatting import TextFormatter
+from autograd_cli.language.limits import LimitExceeded, Limits
+from autograd_cli.language.objects import (
     NESTED_TYPES,
     BuiltinMethod,
     BuiltinType,

@@ -4,7 +4,7 @@ Exit codes (docs/architecture.md, ../shared/design.md): 0 the program ran to its
 1 the program is wrong (or a limit was hit), 2 the command line is wrong, 3 an external tool
 that the requested output needs (Graphviz `dot`) is missing.
 
-The console script starts in autograd_cli/main.py, which runs the simple command lines of
+The console script starts in autograd_cli/cli/main.py, which runs the simple command lines of
 `run`, `render` and `check` without loading typer: a change to their options is made there too
 (tests/test_cli.py compares the two).
 """
@@ -20,8 +20,8 @@ from typing import Annotated, Any
 
 import typer
 
-from autograd_cli.limits import Limits, option_name
-from autograd_cli.paths import output_path
+from autograd_cli.graph.paths import output_path
+from autograd_cli.language.limits import Limits, option_name
 
 app = typer.Typer(
     name="agraph",
@@ -131,7 +131,7 @@ def run(
 
     Example: agraph run samples/computation_graph.expr --trace --break 17
     """
-    from autograd_cli import commands
+    from autograd_cli.cli import commands
 
     if break_line is not None and json_output:
         raise typer.BadParameter("--break shows a table and stops; it cannot be combined with "
@@ -148,7 +148,7 @@ def check(file: FileArg, *, limits: Limits) -> None:
 
     Example: agraph check samples/leaf_nodes.expr
     """
-    from autograd_cli import commands
+    from autograd_cli.cli import commands
 
     raise typer.Exit(commands.check(file, limits=limits))
 
@@ -192,7 +192,7 @@ def render(
 
     Example: agraph render broken.expr --detect-anomaly -o broken.svg
     """
-    from autograd_cli import commands
+    from autograd_cli.cli import commands
 
     raise typer.Exit(commands.render(
         file, limits=limits, fmt=fmt.value, svg=svg, output=output, view=view.value,
@@ -227,7 +227,7 @@ def explain(
 
     Example: agraph explain samples/computation_graph.expr y w
     """
-    from autograd_cli import commands
+    from autograd_cli.cli import commands
 
     raise typer.Exit(commands.explain(file, output, input_name, limits=limits, svg=svg,
                                       max_paths=max_paths))
@@ -245,7 +245,7 @@ def debug(file: FileArg, *, limits: Limits) -> None:
     Example: printf 'break 15\\ncontinue\\nprint a\\ngraph\\nquit\\n' | agraph debug
     samples/computation_graph.expr
     """
-    from autograd_cli import commands
+    from autograd_cli.cli import commands
 
     raise typer.Exit(commands.debug(file, limits=limits))
 
@@ -266,6 +266,6 @@ def lint(
 
     Example: agraph lint samples/leaf_nodes.expr
     """
-    from autograd_cli import commands
+    from autograd_cli.cli import commands
 
     raise typer.Exit(commands.lint(file, limits=limits, json_output=json_output))

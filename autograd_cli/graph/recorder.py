@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from autograd_cli.bounds import Bound
+from autograd_cli.language.bounds import Bound
 from engine import grad_mode, recording
 from engine.autograd import AccumulateGrad
 from engine.nn import Module
@@ -91,7 +91,7 @@ def value_text(summary: Summary) -> str | None:
     digits.)"""
     if summary.small is None:
         return None
-    from autograd_cli.report import default_print_options
+    from autograd_cli.graph.report import default_print_options
 
     with default_print_options():
         text = " ".join(tensor_repr(summary.small).split())
@@ -383,7 +383,7 @@ class GraphRecorder:
 
     def snapshot(self, pass_number: int | None = None, bound: Bound | None = None) -> Snapshot:
         """The graph of the program's variables now, or the one backward pass N walked; the
-        walk ticks `bound` (autograd_cli/bounds.py)."""
+        walk ticks `bound` (autograd_cli/language/bounds.py)."""
         bound = bound or Bound.unbounded()
         if pass_number is not None:
             return self._pass_snapshot(pass_number, bound)
@@ -739,7 +739,7 @@ def cap(graph: Graph, max_nodes: int, toward_inputs: bool, bound: Bound | None =
 
 def build_graph(recorder: GraphRecorder, options: ViewOptions,
                 pass_number: int | None = None, bound: Bound | None = None) -> Graph:
-    """The view `options` asks for; making it ticks `bound` (autograd_cli/bounds.py), which
+    """The view `options` asks for; making it ticks `bound` (autograd_cli/language/bounds.py), which
     raises LimitExceeded when the time or memory limit is hit."""
     snap = recorder.snapshot(pass_number, bound)
     if options.view == "backward":

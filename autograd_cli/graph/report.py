@@ -8,7 +8,7 @@ Both are agraph's work after the program ended, sized by what the program left (
 - the table: values are abridged with PyTorch's default print options whatever the program set
   with `torch.set_printoptions` (threshold=inf would print every element), at most
   `MAX_TABLE_ROWS` rows.
-Loops tick a `Bound` (autograd_cli/bounds.py): the time and memory limits of the run.
+Loops tick a `Bound` (autograd_cli/language/bounds.py): the time and memory limits of the run.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from autograd_cli.bounds import Bound
-from autograd_cli.limits import LimitExceeded
+from autograd_cli.language.bounds import Bound
+from autograd_cli.language.limits import LimitExceeded
 from engine.tensor import Parameter, Tensor
 
 MAX_TABLE_ROWS = 1000  # rows of the node table; past it, a last row says how many are left out

@@ -27,7 +27,7 @@ from operator import and_, not_
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from autograd_cli.limits import LimitExceeded
+from autograd_cli.language.limits import LimitExceeded
 
 # CPython refuses int -> str beyond 4300 digits; bigger (allowed) ints are printed in chunks.
 _DIGITS_PER_CHUNK = 4000

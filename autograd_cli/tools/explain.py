@@ -17,9 +17,9 @@ times has 2**60): at most `max_paths` are listed, found depth-first with the wor
 paths that share a beginning; the whole gradient is then also computed node by node, as
 backward does, so the check is printed either way.
 
-The analysis is bounded like the program (autograd_cli/bounds.py): inside a backward pass by the
-run's own deadline and memory limit (past them the listing stops, and the program at its next
-statement); at the end of the program by the time left for the work after the run. Past a
+The analysis is bounded like the program (autograd_cli/language/bounds.py): inside a backward
+pass by the run's own deadline and memory limit (past them the listing stops, and the program at
+its next statement); at the end of the program by the time left for the work after the run. Past a
 limit, what was found so far is shown and `Explanation.limit` holds the LimitExceeded that the
 command reports (exit 1).
 """
@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from autograd_cli.bounds import Bound
-from autograd_cli.errors import visible
-from autograd_cli.limits import LimitExceeded
-from autograd_cli.provenance import Place, Provenance, number_text, value_text
+from autograd_cli.graph.provenance import Place, Provenance, number_text, value_text
+from autograd_cli.language.bounds import Bound
+from autograd_cli.language.errors import visible
+from autograd_cli.language.limits import LimitExceeded
 from engine import grad_mode, recording
 from engine.autograd import gradient_edge
 from engine.tensor import Tensor

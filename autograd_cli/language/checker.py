@@ -23,8 +23,8 @@ import ast
 import warnings
 from collections.abc import Callable
 
-from autograd_cli.errors import ScriptError
-from autograd_cli.limits import Limits, limit_error
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.limits import Limits, limit_error
 
 IMPORTABLE_MODULES = frozenset({
     "torch", "torch.nn", "torch.nn.functional", "torch.nn.utils", "torch.optim", "torch.autograd",

@@ -17,9 +17,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from autograd_cli.errors import ScriptError, visible
-from autograd_cli.graph_recorder import op_display_name, snake_case
-from autograd_cli.provenance import Place, Provenance, nonfinite_kind
+from autograd_cli.graph.provenance import Place, Provenance, nonfinite_kind
+from autograd_cli.graph.recorder import op_display_name, snake_case
+from autograd_cli.language.errors import ScriptError, visible
 from engine import recording
 from engine.tensor import Tensor
 from renderers.model import Graph

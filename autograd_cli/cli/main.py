@@ -1,4 +1,4 @@
-"""The `agraph` entry point: the command line goes to typer (autograd_cli/cli.py), except the
+"""The `agraph` entry point: the command line goes to typer (autograd_cli/cli/app.py), except the
 simple ones of `run`, `render` and `check`, which start without it.
 
 Why: typer takes longer to load than numpy (it loads pydantic to convert option values), and
@@ -86,7 +86,7 @@ def _plain_value(text: str | None, allowed: Any) -> Any:
         return None
     if allowed != PATH:
         return text if text in allowed else None
-    from autograd_cli.paths import OutputPath
+    from autograd_cli.graph.paths import OutputPath
 
     return OutputPath(text)  # as typer's parser makes it: the text kept (a trailing "/")
 
@@ -101,12 +101,12 @@ def _main() -> int:
     try:
         simple = simple_command(sys.argv[1:])
         if simple is None:
-            from autograd_cli.cli import app
+            from autograd_cli.cli.app import app
 
             app()  # exits with the command's status (typer's usage errors: 2)
             return 0
-        from autograd_cli import commands
-        from autograd_cli.limits import Limits
+        from autograd_cli.cli import commands
+        from autograd_cli.language.limits import Limits
 
         command, arguments = simple
         run: dict[str, Callable[..., int]] = {
@@ -124,14 +124,14 @@ def _main() -> int:
         _silence_stdout()
         return 1
     except MemoryError:  # never an "internal error": the machine has less memory than allowed
-        from autograd_cli.bounds import out_of_memory
+        from autograd_cli.language.bounds import out_of_memory
 
         sys.stderr.write(f"agraph: {out_of_memory('agraph')}\n")
         return 1
     except Exception as error:  # noqa: BLE001 - the last line of defence
         if os.environ.get("AGRAPH_DEBUG"):
             raise
-        from autograd_cli.errors import visible
+        from autograd_cli.language.errors import visible
 
         if type(error).__name__ == "LimitError" and type(error).__module__ == "engine.budget":
             sys.stderr.write(visible(f"agraph: LimitError: {error}\n"))  # a limit, not a bug

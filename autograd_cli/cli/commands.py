@@ -4,7 +4,7 @@ Kept apart from main.py so that the heavy parts (the interpreter, numpy, rich, g
 only when a command runs, never for `--help` or a usage error.
 
 The work after a run (the --json document, the table, the graph, explain's analysis) is bounded
-by the run's limits (autograd_cli/bounds.py); a limit it hits is reported as a LimitError
+by the run's limits (autograd_cli/language/bounds.py); a limit it hits is reported as a LimitError
 without a position, `FILE: LimitError: ...`, after the program's own error if any (exit 1).
 What agraph writes to stderr shows unprintable characters escaped (errors.visible).
 """
@@ -19,9 +19,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from autograd_cli.bounds import Bound
-from autograd_cli.errors import ScriptError, visible
-from autograd_cli.limits import LimitExceeded, Limits, limit_error
+from autograd_cli.language.bounds import Bound
+from autograd_cli.language.errors import ScriptError, visible
+from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
 
 T = TypeVar("T")
 
@@ -60,7 +60,7 @@ def _bounded(work: Callable[[], T], fallback: T, bound: Bound,
 def _load(file: str, limits: Limits, json_output: bool = False) -> str | None:
     """The program's text, or None after reporting why it cannot be read (with `json_output`
     also as the `error` of a JSON document on stdout)."""
-    from autograd_cli.source import read_source
+    from autograd_cli.language.source import read_source
 
     try:
         return read_source(file, limits.max_source_bytes)
@@ -92,7 +92,7 @@ def _report_problems(file: str, text: str, result: Any, stream: TextIO,
 
 
 def check(file: str, *, limits: Limits) -> int:
-    from autograd_cli.checker import check_program
+    from autograd_cli.language.checker import check_program
 
     text = _load(file, limits)
     if text is None:
@@ -108,7 +108,7 @@ def check(file: str, *, limits: Limits) -> int:
 def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None,
         trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
         watch: str | None = None, lint: bool | None = None) -> int:
-    from autograd_cli.inspection import Inspection
+    from autograd_cli.tools.inspection import Inspection
 
     if lint is None:
         lint = sys.stderr.isatty()  # notes are for people; pipes and docs builds stay quiet
@@ -130,13 +130,13 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     recorder: Any = None
     started = time.monotonic()
     if json_output or svg is not None or stopper is not None:
-        from autograd_cli import rendering
+        from autograd_cli.graph import rendering
 
         result, recorder = rendering.record_program(
             text, limits, echo=echo, observers=observers,
             recorder=stopper.recorder if stopper else None)
     else:  # nothing will draw the graph: no recorder (a training loop runs a fifth faster)
-        from autograd_cli.interpreter import run_observed
+        from autograd_cli.language.interpreter import run_observed
 
         result = run_observed(text, limits, observers=observers, echo=echo)
     stopped = stopper is not None and stopper.quitted
@@ -181,7 +181,7 @@ def _json_document(file: str, result: Any, recorder: Any, inspection: Any, limit
     adds). Its `tensors` are written within --max-output-bytes, the whole within the time and
     memory left: past a limit, `tensors` is empty or `graph` has no nodes (with a note), the
     LimitError is added to `problems`, and is the document's `error` if the program had none."""
-    from autograd_cli import report
+    from autograd_cli.graph import report
 
     bound = after.doing("writing the tensors of the --json document")
     tensors = _bounded(lambda: report.tensors_json(result.variables.items(),
@@ -211,8 +211,8 @@ def _breakpoint_stop(file: str, text: str, limits: Limits, line: int, svg: Path 
                      ) -> Any:
     """`run --break LINE`: a debugger with a fixed script (the table, the graph, quit), or
     None after saying that no statement starts at LINE."""
-    from autograd_cli.debugger import Debugger
-    from autograd_cli.graph_recorder import GraphRecorder
+    from autograd_cli.graph.recorder import GraphRecorder
+    from autograd_cli.tools.debugger import Debugger
 
     script = ["table"] + ([f"graph {svg}"] if svg is not None else []) + ["quit"]
     stopper = Debugger(text, display_name(file), GraphRecorder(), iter(script), sys.stdout,
@@ -227,9 +227,9 @@ def _breakpoint_stop(file: str, text: str, limits: Limits, line: int, svg: Path 
 
 def explain(file: str, output: str, input_name: str, *, limits: Limits, svg: Path | None,
             max_paths: int) -> int:
-    from autograd_cli import explain as chain_rule
-    from autograd_cli import rendering
-    from autograd_cli.provenance import Provenance
+    from autograd_cli.graph import rendering
+    from autograd_cli.graph.provenance import Provenance
+    from autograd_cli.tools import explain as chain_rule
 
     text = _load(file, limits)
     if text is None:
@@ -268,10 +268,10 @@ def explain(file: str, output: str, input_name: str, *, limits: Limits, svg: Pat
 
 
 def debug(file: str, *, limits: Limits) -> int:
-    from autograd_cli import rendering
-    from autograd_cli.checker import check_program
-    from autograd_cli.debugger import Debugger
-    from autograd_cli.graph_recorder import GraphRecorder
+    from autograd_cli.graph import rendering
+    from autograd_cli.graph.recorder import GraphRecorder
+    from autograd_cli.language.checker import check_program
+    from autograd_cli.tools.debugger import Debugger
 
     if file == "-":
         _say("agraph: error: debug reads its commands from stdin: give the program as a "
@@ -302,8 +302,8 @@ def debug(file: str, *, limits: Limits) -> int:
 
 
 def lint(file: str, *, limits: Limits, json_output: bool) -> int:
-    from autograd_cli import rendering
-    from autograd_cli.inspection import Inspection
+    from autograd_cli.graph import rendering
+    from autograd_cli.tools.inspection import Inspection
 
     text = _load(file, limits)
     if text is None:
@@ -326,7 +326,7 @@ def lint(file: str, *, limits: Limits, json_output: bool) -> int:
 
 def _graph_or_note(recorder: Any, bound: Bound, problems: list[ScriptError]) -> dict[str, Any]:
     """The `graph` field of `run --json`: the model, or no nodes and a note saying why."""
-    from autograd_cli import rendering
+    from autograd_cli.graph import rendering
 
     before = len(problems)
     try:
@@ -346,7 +346,7 @@ def _write_json_failure(file: str, error: ScriptError) -> None:
 
 
 def _table_rows(variables: dict[str, Any], bound: Bound) -> list[dict[str, Any]]:
-    from autograd_cli.report import table_rows
+    from autograd_cli.graph.report import table_rows
 
     return table_rows(variables.items(), bound)
 
@@ -361,8 +361,8 @@ def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: st
            pass_number: int | None, show_saved: bool, values: bool, grads: bool, legend: bool,
            rankdir: str, max_nodes: int, check_file: Path | None,
            detect_anomaly: bool = False, svg: bool = False) -> int:
-    from autograd_cli import rendering
-    from autograd_cli.inspection import Inspection
+    from autograd_cli.graph import rendering
+    from autograd_cli.tools.inspection import Inspection
 
     if svg:  # --svg is short for --format svg
         fmt = "svg"
@@ -385,7 +385,7 @@ def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: st
                "max_nodes": max_nodes}
     mark = None
     if anomaly is not None:  # draw the graph as it was when the NaN appeared, that op in red
-        from autograd_cli.anomaly import mark_anomaly
+        from autograd_cli.tools.anomaly import mark_anomaly
 
         if anomaly.output is not None:
             recorder.set_variables({**result.variables, "(anomaly)": anomaly.output})
@@ -404,7 +404,7 @@ def _render(recorder: Any, fmt: str, file: str, options: dict[str, Any],
     """The rendered bytes, or an exit code after reporting why there are none; `transform`
     marks up the model first (explain's paths, an anomaly); `bound`: the limits of the work
     after the run (a LimitError past them)."""
-    from autograd_cli import rendering
+    from autograd_cli.graph import rendering
 
     bound = bound or Bound.unbounded()
     problems: list[ScriptError] = []
@@ -430,7 +430,7 @@ def _render(recorder: Any, fmt: str, file: str, options: dict[str, Any],
 def _render_to(recorder: Any, fmt: str, output: Path | None, file: str,
                options: dict[str, Any], transform: Callable[[Any], Any] | None = None,
                bound: Bound | None = None) -> int:
-    from autograd_cli import rendering
+    from autograd_cli.graph import rendering
 
     data = _render(recorder, fmt, file, options, transform, bound)
     if isinstance(data, int):

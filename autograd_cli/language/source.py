@@ -15,8 +15,8 @@ import stat
 import sys
 from typing import BinaryIO
 
-from autograd_cli.errors import ScriptError
-from autograd_cli.limits import Limits, limit_error
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.limits import Limits, limit_error
 
 BOM = b"\xef\xbb\xbf"
 

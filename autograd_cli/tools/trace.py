@@ -16,9 +16,9 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from autograd_cli.errors import visible
-from autograd_cli.graph_recorder import op_display_name, snake_case
-from autograd_cli.provenance import Provenance, WeakIdMap, number_text, shape_text, value_text
+from autograd_cli.graph.provenance import Provenance, WeakIdMap, number_text, shape_text, value_text
+from autograd_cli.graph.recorder import op_display_name, snake_case
+from autograd_cli.language.errors import visible
 from engine import recording
 from engine.tensor import Tensor
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 import time
 
-from autograd_cli.errors import ScriptError
-from autograd_cli.limits import LIMIT_ERROR, LimitExceeded, Limits
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.limits import LIMIT_ERROR, LimitExceeded, Limits
 
 GRACE_SECONDS = 2.0  # the work after a run may go on this long past the run's own time limit
 _CLOCK_EVERY = 16  # tick() reads the clock once per this many calls

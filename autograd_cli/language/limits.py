@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from autograd_cli.errors import ScriptError
+from autograd_cli.language.errors import ScriptError
 
 LIMIT_ERROR = "LimitError"
 

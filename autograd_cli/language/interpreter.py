@@ -17,16 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
-from autograd_cli.checker import check_program
-from autograd_cli.errors import ScriptError
-from autograd_cli.evaluator import (
+from autograd_cli.language.checker import check_program
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.evaluator import (
     Interpreter,
     OutputSink,
     WarningRecord,
     node_position,
     torch_namespaces,
 )
-from autograd_cli.limits import Limits, limit_error
+from autograd_cli.language.limits import Limits, limit_error
 
 __all__ = ["Interpreter", "Observer", "OutputSink", "RunResult", "WarningRecord",
            "run_observed", "run_program", "torch_namespaces"]

@@ -18,9 +18,9 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from autograd_cli.bounds import Bound
-from autograd_cli.graph_recorder import DEFAULT_MAX_NODES, GraphRecorder, ViewOptions, build_graph
-from autograd_cli.paths import given_text
+from autograd_cli.graph.paths import given_text
+from autograd_cli.graph.recorder import DEFAULT_MAX_NODES, GraphRecorder, ViewOptions, build_graph
+from autograd_cli.language.bounds import Bound
 from renderers.model import Graph
 from renderers.svg import IMAGE_FORMATS, GraphvizFailed, GraphvizMissing
 
@@ -47,7 +47,7 @@ def record_program(text: str, limits: Any = None, *, keep_pass: int | None = Non
 
     `observers` (a tracer, a debugger, ...) see every event too, after the recorder; a
     debugger that draws the graph while the program runs passes the `recorder` to use."""
-    from autograd_cli.interpreter import run_observed
+    from autograd_cli.language.interpreter import run_observed
 
     if recorder is None:
         recorder = GraphRecorder(keep_pass=keep_pass)
@@ -61,8 +61,9 @@ def graph_model(recorder: GraphRecorder, *, view: str = "forward",
                 grads: bool = True, legend: bool = True, rankdir: str = "TB",
                 max_nodes: int = DEFAULT_MAX_NODES, title: str = "",
                 bound: Bound | None = None) -> Graph:
-    """The neutral model of the requested view; its making ticks `bound` (autograd_cli/bounds.py:
-    it raises LimitExceeded when the time or memory limit is hit)."""
+    """The neutral model of the requested view; its making ticks `bound`
+    (autograd_cli/language/bounds.py: it raises LimitExceeded when the time or memory limit is
+    hit)."""
     if view not in VIEWS:
         raise RenderError(f"unknown view {view!r}; expected one of: {', '.join(VIEWS)}")
     if rankdir not in RANKDIRS:

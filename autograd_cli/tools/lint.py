@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from autograd_cli.errors import visible
-from autograd_cli.provenance import Place, Provenance, WeakIdMap, shape_text
+from autograd_cli.graph.provenance import Place, Provenance, WeakIdMap, shape_text
+from autograd_cli.language.errors import visible
 from engine import grad_mode, recording
 from engine.autograd import SECOND_BACKWARD, AccumulateGrad
 from engine.tensor import NONLEAF_GRAD_WARNING, Parameter, Tensor
