@@ -20,6 +20,7 @@ from engine import (
     dtypes,
     functional,
     functional_more,
+    generator,
     grad_mode,
     lr_scheduler,
     nn,
@@ -113,6 +114,13 @@ TORCH.update({
     "randn_like": random.randn_like,
     "manual_seed": random.manual_seed,
     "seed": random.seed,
+    "initial_seed": random.initial_seed,
+    "get_rng_state": random.get_rng_state,
+    "set_rng_state": random.set_rng_state,
+    "randperm": random.randperm,
+    "randint_like": random.randint_like,
+    "Generator": generator.Generator,
+    "default_generator": generator.default_generator,
     "no_grad": grad_mode.no_grad,
     "enable_grad": grad_mode.enable_grad,
     "set_grad_enabled": grad_mode.set_grad_enabled,
@@ -158,7 +166,8 @@ LINALG: dict[str, Any] = {name: getattr(functional_more.linalg, name)
 
 
 def reset_state() -> None:
-    """Fresh global state for a run: grad mode on, default print options, seed 0, no observer,
+    """Fresh global state for a run: grad mode on, default print options, agraph's fixed seed
+    (engine/generator.py), no observer,
     no post-accumulate hooks left from an earlier run (they would keep its objects alive)."""
     from engine import addresses, autograd, recording
 
@@ -166,5 +175,5 @@ def reset_state() -> None:
     autograd.clear_post_accumulate_hooks()
     grad_mode._set(True)
     printing.set_printoptions(profile="default")
-    random.manual_seed(0)
+    random.reset()
     recording.set_observer(None)

@@ -131,8 +131,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
         return input
     if p == 1:
         noise = np.zeros((), dtype=input.array.dtype)
-    else:  # torch: input * bernoulli(1 - p) / (1 - p); agraph's own random stream
-        keep = random.uniform(input.shape_tuple, 0.0, 1.0, np.float64) < 1 - p
+    else:  # torch: input * empty_like(input).bernoulli_(1 - p).div_(1 - p)
+        keep = random.bernoulli_mask(input.shape_tuple, 1 - p)
         noise = keep.astype(input.array.dtype) / np.asarray(1 - p, dtype=input.array.dtype)
     result = F.mul(input, Tensor._wrap(noise))
     return _maybe_inplace(input, result, inplace)

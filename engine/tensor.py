@@ -928,19 +928,17 @@ class Tensor:
                             f"{type(source).__name__}")
         return self.assign_inplace(Copy.apply(self, source))
 
-    def uniform_(self, a: Any = 0.0, b: Any = 1.0) -> Tensor:
+    def uniform_(self, a: Any = 0.0, b: Any = 1.0, *, generator: Any = None) -> Tensor:
         from engine import random
 
         with grad_mode.no_grad():
-            return self.copy_(Tensor._wrap(random.uniform(self.shape_tuple, a, b,
-                                                          self.array.dtype)))
+            return self.copy_(Tensor._wrap(random.uniform_values(self, a, b, generator)))
 
-    def normal_(self, mean: Any = 0.0, std: Any = 1.0) -> Tensor:
+    def normal_(self, mean: Any = 0.0, std: Any = 1.0, *, generator: Any = None) -> Tensor:
         from engine import random
 
         with grad_mode.no_grad():
-            return self.copy_(Tensor._wrap(random.normal(self.shape_tuple, mean, std,
-                                                         self.array.dtype)))
+            return self.copy_(Tensor._wrap(random.normal_values(self, mean, std, generator)))
 
     # --- indexing ------------------------------------------------------------------------------
 

@@ -1,0 +1,173 @@
+"""How PyTorch's CPU kernels turn a generator's words into values, one function per kernel.
+
+Each function takes a `Generator` and a count (and the distribution's parameters) and returns a
+flat numpy array of values in the order PyTorch writes them (memory order of a contiguous
+tensor), drawing exactly the words PyTorch draws, so the generator is left where PyTorch
+leaves it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from engine.float_math import (TWO_PI_F32, f32, f64, fma32, fma64, fma64_scalar, glibc_map,
+                               log_glibc, log_ps, sincos_ps)
+from engine.generator import Generator
+
+MASK24 = np.uint64((1 << 24) - 1)
+MASK53 = np.uint64((1 << 53) - 1)
+NORMAL_FILL_MIN = 16  # tensors this large (and contiguous) take the vectorised normal fill
+
+
+def uniform_float(generator: Generator, count: int) -> np.ndarray:
+    """uniform_real_distribution<float>(0, 1): 24 bits of one 32-bit word."""
+    return (generator.random(count) & MASK24).astype(f32) * f32(2.0 ** -24)
+
+
+def uniform_double(generator: Generator, count: int) -> np.ndarray:
+    """uniform_real_distribution<double>(0, 1): 53 bits of one 64-bit draw."""
+    return (generator.random64(count) & MASK53).astype(f64) * 2.0 ** -53
+
+
+def uniform(generator: Generator, count: int, low: float, high: float, dtype: Any
+            ) -> np.ndarray:
+    """uniform_kernel: `x * (to - from) + from`, fused, in the tensor's precision."""
+    if np.dtype(dtype) == f64:
+        return fma64(uniform_double(generator, count), high - low, low)
+    low32, high32 = f32(low), f32(high)
+    values = fma32(uniform_float(generator, count), high32 - low32, low32)
+    return values.astype(dtype)
+
+
+# --- normal ------------------------------------------------------------------------------------
+
+def normal_scalar(generator: Generator, mean: float, std: float) -> float:
+    """at::normal_distribution<double>: Box-Muller on two 53-bit uniforms; the sine half of the
+    pair waits in the generator for the next call."""
+    cached = generator.next_double_normal
+    if cached is not None:
+        generator.next_double_normal = None
+        return fma64_scalar(cached, std, mean)
+    u1, u2 = uniform_double(generator, 2).tolist()
+    radius = math.sqrt(-2.0 * math.log1p(-u2))
+    theta = 2.0 * math.pi * u1
+    generator.next_double_normal = radius * math.sin(theta)
+    return fma64_scalar(radius * math.cos(theta), std, mean)
+
+
+def _fill_blocks_float(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """normal_fill_16_AVX2 over whole blocks of 16: the first 8 uniforms give the radius, the
+    last 8 the angle; cosines fill the first half of the block, sines the second."""
+    blocks = uniforms.reshape(-1, 16)
+    radius = np.sqrt(log_ps(f32(1) - blocks[:, :8]) * f32(-2))
+    sine, cosine = sincos_ps(TWO_PI_F32 * blocks[:, 8:])
+    halves = [radius * cosine, radius * sine]
+    if not (std == 1 and mean == 0):
+        halves = [fma32(half, f32(std), f32(mean)) for half in halves]
+    return np.concatenate(halves, axis=1).ravel()
+
+
+def _fill_blocks_double(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """normal_fill_16<double>: the same layout with the C library's log, sin and cos."""
+    blocks = uniforms.reshape(-1, 16)
+    radius = np.sqrt(-2.0 * log_glibc(1.0 - blocks[:, :8].ravel())).reshape(-1, 8)
+    theta = 2.0 * math.pi * blocks[:, 8:]
+    halves = [radius * np.cos(theta), radius * np.sin(theta)]
+    if not (std == 1 and mean == 0):
+        halves = [fma64(half, std, mean) for half in halves]
+    return np.concatenate(halves, axis=1).ravel()
+
+
+def normal(generator: Generator, count: int, mean: float, std: float, dtype: Any
+           ) -> np.ndarray:
+    """normal_kernel: the vectorised fill for 16 values or more, else the scalar path. The fill
+    draws all uniforms first; when the count is not a multiple of 16 it draws 16 more and redoes
+    the last 16 values with them."""
+    double = np.dtype(dtype) == f64
+    if count < NORMAL_FILL_MIN:
+        values = [normal_scalar(generator, mean, std) for _ in range(count)]
+        return np.array(values, dtype=f64).astype(dtype)
+    draw = uniform_double if double else uniform_float
+    fill = _fill_blocks_double if double else _fill_blocks_float
+    uniforms = draw(generator, count)
+    whole = count - count % 16
+    values = np.empty(count, dtype=f64 if double else f32)
+    values[:whole] = fill(uniforms[:whole], mean, std)
+    if whole != count:
+        values[count - 16:] = fill(draw(generator, 16), mean, std)
+    return values.astype(dtype)
+
+
+# --- integers ----------------------------------------------------------------------------------
+
+def random_from_to(generator: Generator, count: int, low: int, high: int, dtype: Any
+                   ) -> np.ndarray:
+    """uniform_int_from_to_distribution: `word % range + low`, with a 64-bit draw when the range
+    needs it (2**32 or more, for 64-bit and floating types)."""
+    span = high - low
+    wide = span >= 2 ** 32 and np.dtype(dtype) in (np.dtype(np.int64), np.dtype(f64),
+                                                   np.dtype(f32))
+    words = generator.random64(count) if wide else generator.random(count)
+    offsets = words % np.uint64(span)
+    return (offsets.astype(np.int64) + np.int64(low)).astype(dtype)
+
+
+def random_full(generator: Generator, count: int, dtype: Any) -> np.ndarray:
+    """uniform_int_distribution (`random_()` without bounds): modulo max+1 of the type, or
+    2**digits + 1 for floating types; 64-bit types take 64-bit draws."""
+    kind = np.dtype(dtype)
+    if kind == np.bool_:
+        return (generator.random(count) & np.uint64(1)).astype(np.bool_)
+    wide = kind in (np.dtype(np.int64), np.dtype(f64))
+    words = generator.random64(count) if wide else generator.random(count)
+    if kind.kind == "f":
+        modulus = (1 << np.finfo(kind).nmant + 1) + 1
+    else:
+        modulus = int(np.iinfo(kind).max) + 1
+    return (words % np.uint64(modulus)).astype(kind)
+
+
+def randperm(generator: Generator, count: int) -> np.ndarray:
+    """randperm_cpu: for n below 2**32/20, swap position i with i + random() % (n - i) for each
+    i < n - 1 in turn; beyond that, the inside-out shuffle on 64-bit draws."""
+    if count < (2 ** 32 - 1) // 20:
+        order = list(range(count))
+        if count > 1:
+            words = generator.random(count - 1)
+            spans = np.arange(count, 1, -1, dtype=np.uint64)
+            picks = (words % spans).tolist()
+            for index, pick in enumerate(picks):
+                other = index + pick
+                order[index], order[other] = order[other], order[index]
+        return np.array(order, dtype=np.int64)
+    words = generator.random64(count)
+    result = np.empty(count, dtype=np.int64)
+    for index, word in enumerate(words.tolist()):
+        pick = word % (index + 1)
+        result[index] = result[pick]
+        result[pick] = index
+    return result
+
+
+# --- other distributions -----------------------------------------------------------------------
+
+def bernoulli_scalar(generator: Generator, count: int, p: float) -> np.ndarray:
+    """bernoulli_distribution<double>(p): a 53-bit uniform below p gives 1."""
+    return uniform_double(generator, count) < p
+
+
+def bernoulli_tensor(generator: Generator, probabilities: np.ndarray) -> np.ndarray:
+    """bernoulli_(p_tensor): float64 p draws 53-bit uniforms, other p dtypes 24-bit floats."""
+    flat = probabilities.ravel()
+    if flat.dtype == f64:
+        return uniform_double(generator, flat.size) < flat
+    return uniform_float(generator, flat.size) < flat.astype(f32)
+
+
+def exponential(generator: Generator, count: int, rate: float) -> np.ndarray:
+    """exponential_distribution<double>: -1/lambda * log1p(-u) on a 53-bit uniform."""
+    uniforms = uniform_double(generator, count)
+    return (-1.0 / rate) * glibc_map(math.log1p, -uniforms)
