@@ -117,7 +117,23 @@ class Generator:
             self._words = np.array(state["key"], dtype=np.uint32)
             self._position = int(state["pos"])
 
-    def get_state(self) -> bytes:
+    def get_state(self) -> Any:
+        """The state as PyTorch's ByteTensor of 5056 bytes."""
+        from engine.tensor import Tensor
+
+        return Tensor._wrap(np.frombuffer(self.state_bytes(), dtype=np.uint8).copy())
+
+    def set_state(self, new_state: Any) -> Generator:
+        from engine import dtypes
+        from engine.tensor import Tensor
+
+        if not isinstance(new_state, Tensor) or new_state.dtype is not dtypes.uint8:
+            raise TypeError("expected a torch.ByteTensor, but got "
+                            f"{type(new_state).__name__}")
+        self.load_state_bytes(new_state.array.tobytes())
+        return self
+
+    def state_bytes(self) -> bytes:
         self._sync()
         position = self._position
         if position >= STATE_WORDS:
@@ -132,7 +148,7 @@ class Generator:
                              int(double_valid),
                              self.next_float_normal if float_valid else 0.0, float_valid))
 
-    def set_state(self, data: bytes) -> None:
+    def load_state_bytes(self, data: bytes) -> None:
         if len(data) not in (STATE_BYTES, LEGACY_STATE_BYTES):
             raise RuntimeError(
                 "Expected either a CPUGeneratorImplStateLegacy of size "

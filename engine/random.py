@@ -32,14 +32,11 @@ def reset(seed_value: int = DEFAULT_SEED) -> None:
 
 
 def get_rng_state() -> Tensor:
-    return Tensor._wrap(np.frombuffer(default_generator.get_state(), dtype=np.uint8).copy())
+    return default_generator.get_state()  # type: ignore[no-any-return]
 
 
 def set_rng_state(new_state: Any) -> None:
-    if not isinstance(new_state, Tensor) or new_state.dtype is not dtypes.uint8:
-        raise TypeError("expected a torch.ByteTensor, but got "
-                        f"{type(new_state).__name__}")
-    default_generator.set_state(new_state.array.tobytes())
+    default_generator.set_state(new_state)
 
 
 def _shape(size: tuple[Any, ...]) -> tuple[int, ...]:
@@ -185,3 +182,167 @@ def bernoulli_mask(shape: tuple[int, ...], p: float, generator: Any = None) -> n
     """bernoulli_(p) with a scalar p (dropout's mask): booleans, in memory order."""
     count = int(np.prod(shape, dtype=np.int64))
     return sampling.bernoulli_scalar(pick(generator), count, float(p)).reshape(shape)
+
+
+# --- torch.normal, bernoulli, multinomial --------------------------------------------------------
+
+def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any = None,
+           dtype: Any = None, requires_grad: bool = False, device: Any = None,
+           **_layout: Any) -> Tensor:
+    """torch.normal's overloads. With a tensor mean or std PyTorch fills N(0, 1) (N(0, std) for a
+    float std), then multiplies by std and adds mean as separate kernels."""
+    from engine import functional as F
+
+    devices.check(device)
+    generator = pick(generator)
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments")
+        shape, target = _shape((size,)), _floating(dtype, "normal_kernel_cpu")
+        count = _count(shape, target)
+        values = normal_values_of(generator, count, float(mean), float(std), target)
+        return _tensor(values, shape, target, requires_grad)
+    if isinstance(std, Tensor) and bool((std.array < 0).any()):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    like = mean if isinstance(mean, Tensor) else std
+    shapes = [t.shape_tuple for t in (mean, std) if isinstance(t, Tensor)]
+    shape = tuple(np.broadcast_shapes(*shapes))
+    target = like.dtype
+    count = _count(shape, target)
+    scale = 1.0 if isinstance(std, Tensor) else float(std)
+    output = Tensor._wrap(normal_values_of(generator, count, 0.0, scale, target).reshape(shape))
+    if isinstance(std, Tensor):
+        output = F.mul(output, std.detach())
+    return F.add(output, mean.detach() if isinstance(mean, Tensor) else float(mean))
+
+
+def normal_values_of(generator: Generator, count: int, mean: float, std: float,
+                     target: dtypes.DType) -> np.ndarray:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    return sampling.normal(generator, count, mean, std, target.np)
+
+
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None,  # noqa: A002
+              **_out: Any) -> Tensor:
+    """torch.bernoulli: `empty_like(input).bernoulli_(input or p)`."""
+    result = Tensor._wrap(np.empty(input.shape_tuple, dtype=input.array.dtype))
+    return bernoulli_(result, input if p is None else p, generator=generator)
+
+
+def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    chosen = pick(generator)
+    if isinstance(p, Tensor):
+        if not p.dtype.is_floating_point:
+            raise RuntimeError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                               f"'{_type_name(p.dtype)}'")
+        probabilities = np.broadcast_to(p.array, self.shape_tuple)
+        if ((probabilities < 0) | (probabilities > 1)).any():
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+        values = sampling.bernoulli_tensor(chosen, np.ascontiguousarray(probabilities))
+    else:
+        if not 0 <= float(p) <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        values = sampling.bernoulli_scalar(chosen, self.numel(), float(p))
+    return _write(self, values)
+
+
+def _write(self: Tensor, values: np.ndarray) -> Tensor:
+    from engine import grad_mode
+
+    with grad_mode.no_grad():
+        return self.copy_(Tensor._wrap(values.reshape(self.shape_tuple).astype(self.array.dtype)))
+
+
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  # noqa: A002
+                generator: Any = None, **_out: Any) -> Tensor:
+    """torch.multinomial: with replacement a binary search of 53-bit uniforms in each row's
+    normalised cumulative sum; without, PyTorch's exponential trick (top-k of p / Exp(1))."""
+    from engine import functional as F
+
+    if input.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{_type_name(input.dtype)}")
+    categories = input.shape_tuple[-1]
+    count = int(num_samples)
+    if count <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and count > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    chosen = pick(generator)
+    rows = input.array.reshape(-1, categories)
+    if not replacement or count == 1:
+        if not (np.isfinite(rows).all() and (rows >= 0).all()):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if (rows.sum(axis=1) == 0).any():
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        waits = sampling.exponential(chosen, rows.size, 1.0).astype(rows.dtype)
+        keys = Tensor._wrap((rows / waits.reshape(rows.shape)).reshape(input.shape_tuple))
+        if count == 1:
+            return F.argmax(keys, dim=-1, keepdim=True)
+        from engine.functional_extra import topk
+
+        return topk(keys, count)[1]
+    samples = np.empty((rows.shape[0], count), dtype=np.int64)
+    for row, probabilities in enumerate(rows):
+        cumulative = np.cumsum(probabilities, dtype=probabilities.dtype)
+        total = cumulative[-1]
+        if not total > 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        cumulative = cumulative / total
+        cumulative[-1] = 1
+        uniforms = sampling.uniform_double(chosen, count)
+        samples[row] = np.searchsorted(cumulative.astype(np.float64), uniforms, side="left")
+    return Tensor._wrap(samples.reshape(input.shape_tuple[:-1] + (count,)))
+
+
+# --- in-place methods installed on Tensor --------------------------------------------------------
+
+def random_(self: Tensor, *args: Any, generator: Any = None, **bounds: Any) -> Tensor:
+    """t.random_(), t.random_(to), t.random_(from, to)."""
+    values = list(args)
+    if "from" in bounds:
+        values.insert(0, bounds.pop("from"))
+    if "to" in bounds:
+        values.append(bounds.pop("to"))
+    chosen = pick(generator)
+    kind = self.array.dtype
+    if not values:
+        return _write(self, sampling.random_full(chosen, self.numel(), kind))
+    low, top = (0, values[0]) if len(values) == 1 else (int(values[0]), values[1])
+    if top is None:
+        top = (2 ** (np.finfo(kind).nmant + 1) if kind.kind == "f" else int(np.iinfo(kind).max)
+               + 1)
+    high = int(top)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    return _write(self, sampling.random_from_to(chosen, self.numel(), low, high, kind))
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+    if not self.dtype.is_floating_point:
+        raise RuntimeError(f"Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified {self.dtype}")
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    return _write(self, sampling.exponential(pick(generator), self.numel(), float(lambd)))
+
+
+def _bernoulli_method(self: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
+    return bernoulli(self, p, generator=generator)
+
+
+def _multinomial_method(self: Tensor, num_samples: int, replacement: bool = False, *,
+                        generator: Any = None) -> Tensor:
+    return multinomial(self, num_samples, replacement, generator=generator)
+
+
+TENSOR_METHODS = {"random_": random_, "exponential_": exponential_, "bernoulli_": bernoulli_,
+                  "bernoulli": _bernoulli_method, "multinomial": _multinomial_method}
+for _name, _method in TENSOR_METHODS.items():
+    setattr(Tensor, _name, _method)
+Tensor.PUBLIC_ATTRS = Tensor.PUBLIC_ATTRS | frozenset(TENSOR_METHODS)

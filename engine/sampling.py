@@ -13,8 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from engine.float_math import (TWO_PI_F32, f32, f64, fma32, fma64, fma64_scalar, glibc_map,
-                               log_glibc, log_ps, sincos_ps)
+from engine.float_math import (
+    TWO_PI_F32,
+    f32,
+    f64,
+    fma32,
+    fma64,
+    fma64_scalar,
+    glibc_map,
+    log_glibc,
+    log_ps,
+    sincos_ps,
+)
 from engine.generator import Generator
 
 MASK24 = np.uint64((1 << 24) - 1)
@@ -88,8 +98,8 @@ def normal(generator: Generator, count: int, mean: float, std: float, dtype: Any
     the last 16 values with them."""
     double = np.dtype(dtype) == f64
     if count < NORMAL_FILL_MIN:
-        values = [normal_scalar(generator, mean, std) for _ in range(count)]
-        return np.array(values, dtype=f64).astype(dtype)
+        scalars = [normal_scalar(generator, mean, std) for _ in range(count)]
+        return np.array(scalars, dtype=f64).astype(dtype)
     draw = uniform_double if double else uniform_float
     fill = _fill_blocks_double if double else _fill_blocks_float
     uniforms = draw(generator, count)

@@ -117,6 +117,10 @@ def run(
                                               "any (see `agraph lint`). Default: only when "
                                               "stderr is a terminal.", show_default=False)
                     ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed the default random "
+                                             "generator with N (default: 67280421310721, "
+                                             "so every run draws the same numbers).",
+                                             metavar="N", show_default=False)] = None,
     *,
     limits: Limits,
 ) -> None:
@@ -138,7 +142,7 @@ def run(
                                  "--json", param_hint="--break")
     raise typer.Exit(commands.run(file, limits=limits, json_output=json_output, table=table,
                                   svg=svg, trace=trace, detect_anomaly=detect_anomaly,
-                                  break_line=break_line, watch=watch, lint=lint))
+                                  break_line=break_line, watch=watch, lint=lint, seed=seed))
 
 
 @app.command()
@@ -183,6 +187,10 @@ def render(
                                                  "NaN or infinity and draw the graph up to it, "
                                                  "the op that made it in red (exit 1).")
                               ] = False,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed the default random "
+                                             "generator with N (default: 67280421310721, "
+                                             "so every run draws the same numbers).",
+                                             metavar="N", show_default=False)] = None,
     *,
     limits: Limits,
 ) -> None:
@@ -198,7 +206,7 @@ def render(
         file, limits=limits, fmt=fmt.value, svg=svg, output=output, view=view.value,
         pass_number=pass_number, show_saved=show_saved, values=values, grads=grads,
         legend=legend, rankdir=rankdir.value, max_nodes=max_nodes, check_file=check_file,
-        detect_anomaly=detect_anomaly))
+        detect_anomaly=detect_anomaly, seed=seed))
 
 
 @app.command()

@@ -71,11 +71,14 @@ def _load(file: str, limits: Limits, json_output: bool = False) -> str | None:
         return None
 
 
-def _prepare_engine(limits: Limits) -> None:
-    """A clean engine for each run (tests run many programs in one process)."""
-    from engine import api, budget
+def _prepare_engine(limits: Limits, seed: int | None = None) -> None:
+    """A clean engine for each run (tests run many programs in one process); the default
+    random generator starts from agraph's fixed seed, or from `--seed`."""
+    from engine import api, budget, random
 
     api.reset_state()
+    if seed is not None:
+        random.reset(seed)
     budget.limits["max_elements"] = limits.max_tensor_elements
     budget.limits["max_bytes"] = limits.max_total_tensor_bytes
 
@@ -107,7 +110,7 @@ def check(file: str, *, limits: Limits) -> int:
 
 def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None,
         trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
-        watch: str | None = None, lint: bool | None = None) -> int:
+        watch: str | None = None, lint: bool | None = None, seed: int | None = None) -> int:
     from autograd_cli.tools.inspection import Inspection
 
     if lint is None:
@@ -116,7 +119,7 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     text = _load(file, limits, json_output)
     if text is None:
         return PROGRAM_ERROR
-    _prepare_engine(limits)
+    _prepare_engine(limits, seed)
     echo = None if json_output else sys.stdout
     inspection = Inspection(sys.stderr, trace=trace, detect_anomaly=detect_anomaly, watch=watch,
                             lint=lint, max_trace_bytes=limits.max_output_bytes)
@@ -360,7 +363,7 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
 def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: str,
            pass_number: int | None, show_saved: bool, values: bool, grads: bool, legend: bool,
            rankdir: str, max_nodes: int, check_file: Path | None,
-           detect_anomaly: bool = False, svg: bool = False) -> int:
+           detect_anomaly: bool = False, svg: bool = False, seed: int | None = None) -> int:
     from autograd_cli.graph import rendering
     from autograd_cli.tools.inspection import Inspection
 
@@ -369,7 +372,7 @@ def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: st
     text = _load(file, limits)
     if text is None:
         return PROGRAM_ERROR
-    _prepare_engine(limits)
+    _prepare_engine(limits, seed)
     inspection = Inspection(sys.stderr, detect_anomaly=detect_anomaly)
     started = time.monotonic()
     result, recorder = rendering.record_program(text, limits, keep_pass=pass_number,

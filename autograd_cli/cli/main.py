@@ -43,10 +43,12 @@ VALUED: dict[str, dict[str, tuple[str, Any]]] = {
 # command -> what typer passes for each option the command line leaves out (but limits)
 DEFAULTS: dict[str, dict[str, Any]] = {
     "run": {"json_output": False, "table": None, "svg": None, "trace": False,
-            "detect_anomaly": False, "break_line": None, "watch": None, "lint": None},
+            "detect_anomaly": False, "break_line": None, "watch": None, "lint": None,
+            "seed": None},
     "render": {"fmt": "svg", "svg": False, "output": None, "view": "forward", "pass_number": None,
                "show_saved": False, "values": True, "grads": True, "legend": True,
-               "rankdir": "TB", "max_nodes": 300, "check_file": None, "detect_anomaly": False},
+               "rankdir": "TB", "max_nodes": 300, "check_file": None, "detect_anomaly": False,
+               "seed": None},
     "check": {},
 }
 

@@ -1,0 +1,39 @@
+"""Random numbers against real PyTorch 2.13, exactly (issue 13).
+
+tests/oracle_rng/NAME.json is what ../shared/oracle/torch_oracle.py recorded when real PyTorch
+ran tests/oracle_rng/NAME.expr (remake them with that command). Each case must print the same
+bytes (the programs print `tolist()`, every digit of every value) and leave the same tensors,
+compared for equality, not closeness. No torch needed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT, assert_matches_pytorch, load_json
+
+CASES_DIR = ROOT / "tests" / "oracle_rng"
+CASES = sorted(p.stem for p in CASES_DIR.glob("*.expr"))
+FIELDS = ("shape", "dtype", "data", "grad", "requires_grad", "is_leaf", "grad_fn")
+
+
+def test_every_case_has_its_pytorch_result() -> None:
+    assert len(CASES) >= 9, "the random-number oracle corpus went missing"
+    for name in CASES:
+        assert (CASES_DIR / f"{name}.json").exists(), f"{name}: no PyTorch result"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_case_equals_pytorch(name: str, cli: Any) -> None:
+    program, recorded = CASES_DIR / f"{name}.expr", CASES_DIR / f"{name}.json"
+    assert_matches_pytorch(cli, program, recorded)
+    expected = load_json(recorded)
+    actual = json.loads(cli("run", str(program), "--json").stdout)
+    assert actual["stdout"] == expected["stdout"]
+    tensors = {t["name"]: t for t in actual["tensors"]}
+    for tensor in expected["tensors"]:
+        for field in FIELDS:
+            assert tensors[tensor["name"]].get(field) == tensor.get(field), (tensor["name"], field)
