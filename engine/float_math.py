@@ -21,18 +21,20 @@ _HALF29 = np.uint64(0x10000000)
 
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     """float32 a*b + c with one rounding. The float64 product of two float32 values is exact;
-    the float64 sum can only mislead the final rounding when it lands on a float32 midpoint."""
-    product = np.multiply(a, b, dtype=f64)
-    total = product + np.asarray(c, dtype=f64)
+    the float64 sum can only mislead the final rounding when it lands on a float32 midpoint
+    (it does: about once in a million normals), and then the sum's error decides."""
+    total = np.multiply(a, b, dtype=f64)
+    total += c
     tie = (total.view(np.uint64) & _LOW29) == _HALF29
-    if tie.any():
-        total = np.array(total, copy=True)
-        addend = np.broadcast_to(np.asarray(c, dtype=f64), total.shape)
-        product = np.broadcast_to(product, total.shape)
-        back = total - product
-        error = (product - (total - back)) + (addend - back)
-        nudge = tie & (error != 0)
-        total[nudge] = np.nextafter(total[nudge], np.where(error[nudge] > 0, np.inf, -np.inf))
+    if tie.any():  # rare: redo just those elements with the sum's exact error
+        where = np.unravel_index(np.flatnonzero(tie), tie.shape)
+        product = np.broadcast_to(np.multiply(a, b, dtype=f64), total.shape)[where]
+        addend = np.broadcast_to(np.asarray(c, dtype=f64), total.shape)[where]
+        rounded = total[where]
+        back = rounded - product
+        error = (product - (rounded - back)) + (addend - back)
+        total[where] = np.where(error == 0, rounded,
+                                np.nextafter(rounded, np.where(error > 0, np.inf, -np.inf)))
     return total.astype(f32)
 
 
@@ -101,15 +103,24 @@ TWO_PI_F32 = _c(0x40C90FDB)
 _SIGN = np.int32(-(2 ** 31))
 
 
+def _masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """AVX's and-with-mask: the value where the mask holds, else +0 (adding +0 turns the -0
+    of a negative value times 0 into +0; np.where is several times slower here)."""
+    kept = values * mask
+    kept += f32(0)
+    return kept
+
+
 def log_ps(value: np.ndarray) -> np.ndarray:
-    """log256_ps for positive normal float32 values."""
-    bits = np.maximum(value, _c(0x00800000)).view(np.int32)
+    """log256_ps for positive normal float32 values (its clamp to the smallest normal and its
+    NaN for negative input change nothing there)."""
+    bits = value.view(np.int32)
     exponent = ((bits >> 23) - 127).astype(f32) + f32(1)
     x = (bits & np.int32(-0x7F800001) | np.int32(0x3F000000)).view(f32)
     below = x < _SQRT_HALF
-    kept = np.where(below, x, f32(0))
+    kept = _masked(x, below)
     x = x + f32(-1)
-    exponent = exponent - np.where(below, f32(1), f32(0))
+    exponent = exponent - below
     x = x + kept
     square = x * x
     y = fma32(_LOG_POLY[0], x, _LOG_POLY[1])
@@ -117,19 +128,23 @@ def log_ps(value: np.ndarray) -> np.ndarray:
         y = fma32(y, x, coefficient)
     y = fma32(y * x, square, exponent * _LOG_Q1)
     y = y - square * f32(0.5)
-    return fma32(exponent, _LOG_Q2, x + y)
+    # exponent (an integer of at most 5 bits) times Q2 (9 significant bits) is exact in
+    # float32, so this fused multiply-add is one float32 addition
+    return exponent * _LOG_Q2 + (x + y)
 
 
 def sincos_ps(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """sincos256_ps: (sin, cos) of float32 values."""
+    """sincos256_ps: (sin, cos) of float32 angles in [0, 2*pi] (the normal fill's)."""
     x = np.abs(theta)
     octant = (x * _FOUR_OVER_PI).astype(np.int32)
     octant = (octant + 1) & ~1
     y = octant.astype(f32)
     swap_sin = (octant & 4) << 29
     first_polynomial = (octant & 2) == 0
-    x = fma32(y, _DP1, x)
-    x = fma32(_DP2, y, x)
+    # y is 0, 2, 4, 6 or 8 for angles below 2*pi: its products with DP1 (8 significant bits)
+    # and DP2 (11) are exact in float32, so those two fused multiply-adds are plain additions
+    x = x + y * _DP1
+    x = x + y * _DP2
     x = fma32(y, _DP3, x)
     sign_cos = (~(octant - 2) & 4) << 29
     square = x * x
@@ -140,8 +155,8 @@ def sincos_ps(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sin_poly = fma32(_SIN_POLY[0], square, _SIN_POLY[1])
     sin_poly = fma32(sin_poly, square, _SIN_POLY[2])
     sin_poly = fma32(x, square * sin_poly, x)
-    sin_from_sin = np.where(first_polynomial, sin_poly, f32(0))
-    sin_from_cos = np.where(first_polynomial, f32(0), cos_poly)
+    sin_from_sin = _masked(sin_poly, first_polynomial)
+    sin_from_cos = _masked(cos_poly, ~first_polynomial)
     cos_poly = cos_poly - sin_from_cos
     sin_poly = sin_poly - sin_from_sin
     sine = sin_from_cos + sin_from_sin

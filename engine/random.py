@@ -346,3 +346,20 @@ TENSOR_METHODS = {"random_": random_, "exponential_": exponential_, "bernoulli_"
 for _name, _method in TENSOR_METHODS.items():
     setattr(Tensor, _name, _method)
 Tensor.PUBLIC_ATTRS = Tensor.PUBLIC_ATTRS | frozenset(TENSOR_METHODS)
+
+
+# --- what torch.utils.data draws (for DataLoader(shuffle=True)) ---------------------------------
+
+def loader_base_seed(generator: Any = None) -> int:
+    """`iter(DataLoader)` first draws its workers' base seed:
+    `torch.empty((), dtype=torch.int64).random_(generator=loader.generator)`."""
+    return int(sampling.random_full(pick(generator), 1, np.int64)[0])
+
+
+def sampler_permutation(n: int, generator: Any = None) -> list[int]:
+    """One pass of RandomSampler (without replacement): with no generator it seeds a new
+    Generator from a 64-bit draw of the default one, then takes `randperm(n, generator=...)`.
+    Its first batch is asked for after `loader_base_seed`, so that draw comes second."""
+    if generator is None:
+        generator = Generator().manual_seed(loader_base_seed())
+    return sampling.randperm(pick(generator), int(n)).tolist()  # type: ignore[no-any-return]

@@ -30,6 +30,7 @@ from engine.generator import Generator
 MASK24 = np.uint64((1 << 24) - 1)
 MASK53 = np.uint64((1 << 53) - 1)
 NORMAL_FILL_MIN = 16  # tensors this large (and contiguous) take the vectorised normal fill
+FILL_CHUNK_BLOCKS = 4096  # blocks of 16 normals computed together (a measured sweet spot)
 
 
 def uniform_float(generator: Generator, count: int) -> np.ndarray:
@@ -70,14 +71,23 @@ def normal_scalar(generator: Generator, mean: float, std: float) -> float:
 
 def _fill_blocks_float(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
     """normal_fill_16_AVX2 over whole blocks of 16: the first 8 uniforms give the radius, the
-    last 8 the angle; cosines fill the first half of the block, sines the second."""
+    last 8 the angle; cosines fill the first half of the block, sines the second. Done in
+    chunks that stay in the processor's cache."""
     blocks = uniforms.reshape(-1, 16)
-    radius = np.sqrt(log_ps(f32(1) - blocks[:, :8]) * f32(-2))
-    sine, cosine = sincos_ps(TWO_PI_F32 * blocks[:, 8:])
-    halves = [radius * cosine, radius * sine]
-    if not (std == 1 and mean == 0):
-        halves = [fma32(half, f32(std), f32(mean)) for half in halves]
-    return np.concatenate(halves, axis=1).ravel()
+    values = np.empty_like(blocks)
+    plain = std == 1 and mean == 0
+    for start in range(0, len(blocks), FILL_CHUNK_BLOCKS):
+        chunk = blocks[start:start + FILL_CHUNK_BLOCKS]
+        radius = np.sqrt(log_ps(f32(1) - chunk[:, :8]) * f32(-2))
+        sine, cosine = sincos_ps(TWO_PI_F32 * chunk[:, 8:])
+        out = values[start:start + FILL_CHUNK_BLOCKS]
+        if plain:
+            np.multiply(radius, cosine, out=out[:, :8])
+            np.multiply(radius, sine, out=out[:, 8:])
+        else:
+            out[:, :8] = fma32(radius * cosine, f32(std), f32(mean))
+            out[:, 8:] = fma32(radius * sine, f32(std), f32(mean))
+    return values.ravel()
 
 
 def _fill_blocks_double(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:

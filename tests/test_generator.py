@@ -72,3 +72,20 @@ def test_unseeded_programs_print_the_same_bytes(tmp_path: object) -> None:
     assert first.stdout.startswith(f"{DEFAULT_SEED}\n".encode())
     other = run_agraph("run", str(program), "--seed", "3")
     assert other.stdout.startswith(b"3\n") and other.stdout != first.stdout
+
+
+def test_dataloader_shuffle_draws_as_pytorch() -> None:
+    """torch.manual_seed(0); [b.tolist() for b in DataLoader(list(range(10)), batch_size=4,
+    shuffle=True)] twice, then with generator=torch.Generator().manual_seed(5) on 7 items."""
+    from engine import random
+
+    random.manual_seed(0)
+    epochs = []
+    for _ in range(2):
+        random.loader_base_seed()
+        epochs.append(random.sampler_permutation(10))
+    assert epochs == [[6, 7, 1, 4, 2, 0, 9, 8, 3, 5], [2, 4, 7, 0, 8, 9, 5, 3, 6, 1]]
+    generator = Generator().manual_seed(5)
+    random.loader_base_seed(generator)
+    assert random.sampler_permutation(7, generator) == [2, 4, 3, 5, 0, 6, 1]
+    assert random.rand(2).tolist() == [0.455627977848053, 0.6323062777519226]
