@@ -48,13 +48,33 @@ def _shape(size: tuple[Any, ...]) -> tuple[int, ...]:
 def _floating(dtype: Any, function: str) -> dtypes.DType:
     target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
     if not target.is_floating_point:
-        raise RuntimeError(f'"{function}" not implemented for \'{_type_name(target)}\'')
+        raise NotImplementedError(f'"{function}" not implemented for \'{_type_name(target)}\'')
     return target
 
 
 def _type_name(target: dtypes.DType) -> str:
     return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool", "float16": "Half"}.get(target.name, target.name)
+            "bool": "Bool", "float16": "Half", "float32": "Float",
+            "float64": "Double"}.get(target.name, target.name)
+
+
+C_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short", "int32": "int",
+           "int64": "long", "bool": "bool"}
+
+
+def _check_range(low: int, high: int, kind: np.dtype) -> None:
+    """random_(from, to)'s checks: from < to, and both ends inside an integer dtype."""
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    if kind.kind in "iub":
+        bounds = (0, 1) if kind.kind == "b" else (int(np.iinfo(kind).min),
+                                                  int(np.iinfo(kind).max))
+        name = C_NAMES[kind.name]
+        if not bounds[0] <= low <= bounds[1]:
+            raise RuntimeError(f"from is out of bounds for {name}")
+        if not bounds[0] <= high - 1 <= bounds[1]:
+            raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
 def _tensor(values: np.ndarray, shape: tuple[int, ...], target: dtypes.DType,
@@ -114,9 +134,7 @@ def randint(*args: Any, size: Any = None, generator: Any = None, dtype: Any = No
 
 def _random_tensor(generator: Generator, shape: tuple[int, ...], target: dtypes.DType,
                    low: int, high: int, requires_grad: bool = False) -> Tensor:
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
-                           f">= to={high}")
+    _check_range(low, high, target.np)
     count = _count(shape, target)
     values = sampling.random_from_to(generator, count, low, high, target.np)
     return _tensor(values, shape, target, requires_grad)
@@ -166,12 +184,14 @@ def randint_like(t: Tensor, low: Any, high: Any = None, *, dtype: Any = None,
 def uniform_values(tensor: Tensor, low: float, high: float, generator: Any = None
                    ) -> np.ndarray:
     """What `tensor.uniform_(low, high)` writes (engine/tensor.py's in-place method)."""
+    _floating(tensor.dtype, "check_uniform_bounds")
     return sampling.uniform(pick(generator), tensor.numel(), float(low), float(high),
                             tensor.array.dtype).reshape(tensor.shape_tuple)
 
 
 def normal_values(tensor: Tensor, mean: float, std: float, generator: Any = None
                   ) -> np.ndarray:
+    _floating(tensor.dtype, "normal_kernel_cpu")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     return sampling.normal(pick(generator), tensor.numel(), float(mean), float(std),
@@ -317,16 +337,14 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **bounds: Any) -> T
         top = (2 ** (np.finfo(kind).nmant + 1) if kind.kind == "f" else int(np.iinfo(kind).max)
                + 1)
     high = int(top)
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
-                           f"to={high}")
+    _check_range(low, high, kind)
     return _write(self, sampling.random_from_to(chosen, self.numel(), low, high, kind))
 
 
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
     if not self.dtype.is_floating_point:
         raise RuntimeError(f"Exponential distribution is a continuous probability distribution. "
-                           f"dtype must be a floating point but you specified {self.dtype}")
+                           f"dtype must be a floating point but you specified {_type_name(self.dtype)}")
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
     return _write(self, sampling.exponential(pick(generator), self.numel(), float(lambd)))
