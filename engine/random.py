@@ -343,8 +343,9 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **bounds: Any) -> T
 
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
     if not self.dtype.is_floating_point:
-        raise RuntimeError(f"Exponential distribution is a continuous probability distribution. "
-                           f"dtype must be a floating point but you specified {_type_name(self.dtype)}")
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           "dtype must be a floating point but you specified "
+                           f"{_type_name(self.dtype)}")
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
     return _write(self, sampling.exponential(pick(generator), self.numel(), float(lambd)))
