@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, dtypes, grad_mode
+from engine import budget, dtypes, grad_mode, random
 from engine import device as devices
 from engine import functional as F
 from engine.addresses import address_of
@@ -1184,7 +1184,7 @@ class InitFunctions:
 
     PUBLIC_ATTRS = frozenset("""
         zeros_ ones_ constant_ uniform_ normal_ kaiming_uniform_ kaiming_normal_
-        xavier_uniform_ xavier_normal_ calculate_gain
+        xavier_uniform_ xavier_normal_ calculate_gain trunc_normal_
         """.split())
 
     zeros_ = staticmethod(zeros_)
@@ -1197,6 +1197,7 @@ class InitFunctions:
     xavier_uniform_ = staticmethod(xavier_uniform_)
     xavier_normal_ = staticmethod(xavier_normal_)
     calculate_gain = staticmethod(calculate_gain)
+    trunc_normal_ = staticmethod(random.trunc_normal_)
 
     def __repr__(self) -> str:
         return "<module 'torch.nn.init'>"

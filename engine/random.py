@@ -382,3 +382,56 @@ def sampler_permutation(n: int, generator: Any = None) -> list[int]:
     if generator is None:
         generator = Generator().manual_seed(loader_base_seed())
     return sampling.randperm(pick(generator), int(n)).tolist()  # type: ignore[no-any-return]
+
+
+# --- nn.init.trunc_normal_ -----------------------------------------------------------------------
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
+                  b: float = 2.0, generator: Any = None) -> Tensor:
+    """PyTorch 2.13's rejection sampling. When [a, b] holds more than 30% of N(mean, std): fill
+    N(mean, std), then redraw a whole tensor of normals and take its values wherever one is
+    still outside, until none is. Otherwise: uniform candidates on [a, b], each kept when
+    log(uniform) is not above its log density (relative to the peak), redrawing both for the
+    rejected ones."""
+    import math
+    import warnings
+
+    chosen = pick(generator)
+    mean, std, a, b = float(mean), float(std), float(a), float(b)
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                      "distribution of values may be incorrect.", stacklevel=2)
+
+    def norm_cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    kind = tensor.array.dtype
+    count, shape = tensor.numel(), tensor.shape_tuple
+    _floating(tensor.dtype, "normal_kernel_cpu")
+    if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+        low, high = float(kind.type(a)), float(kind.type(b))
+        result = sampling.normal(chosen, count, mean, std, kind)
+        while True:
+            outside = (result < low) | (result > high)
+            if not outside.any():
+                break
+            result = np.where(outside, sampling.normal(chosen, count, mean, std, kind), result)
+        return _write(tensor, result.reshape(shape))
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+    scalar = kind.type
+
+    def log_density(values: np.ndarray) -> np.ndarray:
+        scaled = (values - scalar(mean)) / scalar(std)
+        return (scaled * scaled) * scalar(-0.5) - scalar(log_peak)
+
+    def rejected(candidates: np.ndarray) -> np.ndarray:
+        return np.log(sampling.uniform(chosen, count, 0.0, 1.0, kind)) > log_density(candidates)
+
+    result = sampling.uniform(chosen, count, a, b, kind)
+    pending = rejected(result)
+    while pending.any():
+        candidates = sampling.uniform(chosen, count, a, b, kind)
+        result = np.where(pending, candidates, result)
+        pending = np.where(pending, rejected(candidates), pending)
+    return _write(tensor, result.reshape(shape))
