@@ -25,11 +25,7 @@ from collections.abc import Callable
 
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits, limit_error
-
-IMPORTABLE_MODULES = frozenset({
-    "torch", "torch.nn", "torch.nn.functional", "torch.nn.utils", "torch.optim", "torch.autograd",
-    "torch.autograd.functional", "torch.optim.lr_scheduler", "torch.linalg",
-})
+from autograd_cli.library import IMPORTABLE_MODULES
 
 # Host builtins a program must never reach; using one is refused before the program runs.
 FORBIDDEN_BUILTINS = frozenset("""

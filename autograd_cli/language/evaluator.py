@@ -33,6 +33,7 @@ try:
 except ImportError:  # not on Windows: the memory check is then left out
     resource = None  # type: ignore[assignment]
 
+from autograd_cli import library
 from autograd_cli.language.builtins import (
     PLAIN_METHODS,
     check_int_call,
@@ -58,6 +59,7 @@ from autograd_cli.language.objects import (
     is_engine_object,
 )
 from autograd_cli.language.operators import COMPARISONS, UNARY_OPERATORS, CheckedOperators
+from autograd_cli.library.refused import Refused
 
 # How many steps run between looks at the clock and the memory.
 CHECK_INTERVAL = 32
@@ -243,6 +245,7 @@ class Interpreter:
         self.plain_attributes: dict[type, frozenset[str]] = {}  # allowed, no size check needed
         self.function_locals: dict[int, frozenset[str]] = {}
         self.engine_configured = False
+        self.modules: dict[str, Namespace] = {}
         self.statements: dict[type[ast.AST], Callable[[Any], Any]] = {
             ast.Expr: self._expression_statement, ast.Assign: self._assign,
             ast.AugAssign: self._augmented_assign, ast.AnnAssign: self._annotated_assign,
@@ -367,6 +370,9 @@ class Interpreter:
     def add(self, left: Any, right: Any) -> Any:
         return self.operators.binary(ast.Add, left, right)
 
+    def multiply(self, left: Any, right: Any) -> Any:
+        return self.operators.binary(ast.Mult, left, right)
+
     def bounded(self, iterable: Iterable[Any]) -> Iterator[Any]:
         """Iterate, counting items against max_loop_iterations (and steps)."""
         if type(iterable) in _MATERIALIZED:
@@ -423,6 +429,8 @@ class Interpreter:
             return method
         if name in self._allowed_attributes(kind):
             return getattr(value, name)
+        if kind is Refused:
+            raise value.error()
         raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}' (or agraph "
                              "does not support it)")
 
@@ -714,24 +722,32 @@ class Interpreter:
         else:
             raise SyntaxError("only names and items can be deleted")
 
-    def _modules(self) -> dict[str, Namespace]:
-        """The torch namespaces; the first import sets the engine up for this run."""
-        if not self.engine_configured:
-            self.engine_configured = True
-            _configure_engine(self.limits)
-        return torch_namespaces()
+    def _module(self, name: str) -> Namespace:
+        """The namespace `import name` binds: torch's (the first import sets the engine up for
+        this run) or a library module's, built on its first import in this run."""
+        module = self.modules.get(name)
+        if module is None:
+            if name.partition(".")[0] == "torch":
+                if not self.engine_configured:
+                    self.engine_configured = True
+                    _configure_engine(self.limits)
+                module = torch_namespaces()[name]
+            else:
+                module = library.load(name, self)
+            self.modules[name] = module
+        return module
 
     def _import(self, node: ast.Import) -> None:
-        modules = self._modules()
         for alias in node.names:
             if alias.asname is not None:
-                self._bind(alias.asname, modules[alias.name], node)
-            else:
+                self._bind(alias.asname, self._module(alias.name), node)
+            else:  # `import os.path` binds `os`, which has `path`
                 top = alias.name.partition(".")[0]
-                self._bind(top, modules[top], node)
+                self._module(alias.name)
+                self._bind(top, self._module(top), node)
 
     def _import_from(self, node: ast.ImportFrom) -> None:
-        module = self._modules()[node.module or ""]
+        module = self._module(node.module or "")
         for alias in node.names:
             if alias.name not in module.members:
                 raise ImportError(f"cannot import name '{alias.name}' from '{module.name}' "

@@ -1,0 +1,42 @@
+"""The modules a program can import, and where each is built.
+
+`torch` and its submodules come from engine/api.py (built by the interpreter once per process);
+every other module a tutorial imports is built by one module of this package, on its first
+import in a run, so `agraph run` starts no slower for programs that do not import it. What a
+module offers is an allow-list (a read-only Namespace); a function in it that would reach the
+host (files, processes, network, the interpreter) is a `Refused` placeholder that raises a
+clear error when it is *used*, so an unused `import os` costs nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+TORCH_MODULES = frozenset({
+    "torch", "torch.nn", "torch.nn.functional", "torch.nn.utils", "torch.optim", "torch.autograd",
+    "torch.autograd.functional", "torch.optim.lr_scheduler", "torch.linalg",
+})
+
+# Module name -> the module of this package whose `namespace(runtime, name)` builds it.
+LIBRARY_MODULES: dict[str, str] = {
+    "math": "math_module",
+    "random": "random_module",
+    "time": "time_module",
+    "functools": "functools_module",
+    "itertools": "itertools_module",
+    "collections": "collections_module",
+    "typing": "typing_module",
+    "os": "host",
+    "os.path": "host",
+    "sys": "host",
+}
+
+IMPORTABLE_MODULES = TORCH_MODULES | frozenset(LIBRARY_MODULES)
+
+
+def load(name: str, runtime: Any) -> Any:
+    """The namespace of library module `name` for this run (its functions may use `runtime`:
+    the interpreter's limits and bounded iteration)."""
+    module = importlib.import_module(f"autograd_cli.library.{LIBRARY_MODULES[name]}")
+    return module.namespace(runtime, name)

@@ -1,0 +1,140 @@
+"""`collections`: OrderedDict, defaultdict, Counter, deque and namedtuple.
+
+Each container is a subclass of Python's own with an allow-list of its methods (PUBLIC_ATTRS);
+whatever would take items from an iterator in C (the constructors, `update`, `extend`) takes
+them through the interpreter's counted iteration first, and `deque * n` is sized first.
+Their text is built with agraph's own repr of the items.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Mapping
+from typing import Any
+
+from autograd_cli.language.objects import BuiltinType, Namespace, display_repr
+
+_DICT_METHODS = frozenset("items keys values get pop popitem setdefault copy clear update".split())
+
+
+def _items(runtime: Any, iterable: Any) -> Any:
+    """An argument that Python would iterate in C, with its items taken through the
+    interpreter (a mapping is already materialized)."""
+    if iterable is None or isinstance(iterable, Mapping):
+        return iterable
+    return runtime.bounded_list(iterable)
+
+
+class DefaultDict(collections.defaultdict):  # type: ignore[type-arg]
+    PUBLIC_ATTRS = _DICT_METHODS | {"default_factory"}
+
+    def __repr__(self) -> str:
+        return f"defaultdict({display_repr(self.default_factory)}, {display_repr(dict(self))})"
+
+
+DefaultDict.__name__ = DefaultDict.__qualname__ = "defaultdict"
+
+
+class Counter(collections.Counter):  # type: ignore[type-arg]
+    PUBLIC_ATTRS = _DICT_METHODS | {"most_common", "elements", "subtract", "total"}
+    runtime: Any = None
+
+    def update(self, iterable: Any = None, /, **kwargs: Any) -> None:
+        super().update(_items(self.runtime, iterable), **kwargs)
+
+    def subtract(self, iterable: Any = None, /, **kwargs: Any) -> None:
+        super().subtract(_items(self.runtime, iterable), **kwargs)
+
+    def _rewrap(self, result: Any) -> Counter:
+        counter = type(self)()
+        dict.update(counter, result)
+        return counter
+
+    def __add__(self, other: Any) -> Any:
+        return self._rewrap(super().__add__(other))
+
+    def __sub__(self, other: Any) -> Any:
+        return self._rewrap(super().__sub__(other))
+
+    def __or__(self, other: Any) -> Any:
+        return self._rewrap(super().__or__(other))
+
+    def __and__(self, other: Any) -> Any:
+        return self._rewrap(super().__and__(other))
+
+    def __repr__(self) -> str:
+        if not self:
+            return "Counter()"
+        return f"Counter({display_repr(dict(self.most_common()))})"
+
+
+class Deque(collections.deque):  # type: ignore[type-arg]
+    PUBLIC_ATTRS = frozenset("""append appendleft pop popleft extend extendleft rotate clear
+        copy count index remove reverse insert maxlen""".split())
+    runtime: Any = None
+
+    def extend(self, iterable: Any) -> None:
+        super().extend(self.runtime.bounded_list(iterable))
+
+    def extendleft(self, iterable: Any) -> None:
+        super().extendleft(self.runtime.bounded_list(iterable))
+
+    def __mul__(self, times: Any) -> Any:
+        if isinstance(times, int):
+            self.runtime.operators.check_list_length(len(self) * times)
+        return super().__mul__(times)
+
+    __rmul__ = __mul__
+
+    def __imul__(self, times: Any) -> Any:
+        if isinstance(times, int):
+            self.runtime.operators.check_list_length(len(self) * times)
+        return super().__imul__(times)
+
+    def __repr__(self) -> str:
+        items = display_repr(list(self))
+        return f"deque({items})" if self.maxlen is None else f"deque({items}, maxlen={self.maxlen})"
+
+
+Deque.__name__ = Deque.__qualname__ = "deque"
+
+
+def namespace(runtime: Any, name: str) -> Namespace:
+    counter_type = type("Counter", (Counter,), {"runtime": runtime})
+    deque_type = type("deque", (Deque,), {"runtime": runtime})
+
+    def make_ordered_dict(iterable: Any = (), /, **kwargs: Any) -> collections.OrderedDict[
+            Any, Any]:
+        return collections.OrderedDict(_items(runtime, iterable), **kwargs)
+
+    def make_defaultdict(default_factory: Any = None, iterable: Any = (), /,
+                         **kwargs: Any) -> DefaultDict:
+        if default_factory is not None and not callable(default_factory):
+            raise TypeError("first argument must be callable or None")
+        return DefaultDict(default_factory, _items(runtime, iterable), **kwargs)
+
+    def make_counter(iterable: Any = None, /, **kwargs: Any) -> Counter:
+        counter = counter_type()
+        counter.update(iterable, **kwargs)
+        return counter
+
+    def make_deque(iterable: Any = (), maxlen: int | None = None) -> Deque:
+        return deque_type(runtime.bounded_list(iterable), maxlen)
+
+    def namedtuple(typename: str, field_names: Any, *, rename: bool = False,
+                   defaults: Any = None) -> type:
+        if isinstance(field_names, str):
+            field_names = field_names.replace(",", " ").split()
+        fields = [str(field) for field in runtime.bounded_list(field_names)]
+        make = collections.namedtuple
+        made: Any = make(typename, fields, rename=bool(rename), defaults=defaults)
+        made.PUBLIC_ATTRS = frozenset(made._fields) | {"count", "index"}
+        return made  # type: ignore[no-any-return]
+
+    return Namespace(name, {
+        "OrderedDict": BuiltinType(collections.OrderedDict, make_ordered_dict),
+        "defaultdict": BuiltinType(DefaultDict, make_defaultdict),
+        "Counter": BuiltinType(counter_type, make_counter),
+        "deque": BuiltinType(deque_type, make_deque),
+        "namedtuple": namedtuple,
+    })

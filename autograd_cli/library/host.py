@@ -1,0 +1,60 @@
+"""`os`, `os.path` and `sys`: importable, with what tutorials use that stays inside the program.
+
+`os.path.join`, `basename`, `dirname`, `splitext`, ... only work on strings and are given;
+everything that looks at or changes the host (`os.system`, `os.listdir`, `os.environ`,
+`os.path.exists`, `sys.exit`, `sys.path`, ...) is Refused when used.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from autograd_cli.language.objects import Namespace
+from autograd_cli.library.refused import Refused, refused
+
+_PATH_STRINGS = ("join", "basename", "dirname", "split", "splitext", "normpath", "isabs")
+_PATH_REFUSED = {name: "environment" for name in (
+    "exists", "isfile", "isdir", "islink", "getsize", "getmtime", "getctime", "getatime",
+    "abspath", "realpath", "expanduser", "expandvars", "samefile", "lexists", "ismount",
+    "relpath")}
+_OS_REFUSED = {
+    **{name: "process" for name in (
+        "system", "popen", "fork", "kill", "execv", "execve", "execl", "execlp", "execvp",
+        "spawnl", "spawnv", "posix_spawn", "startfile", "_exit", "abort", "killpg", "wait",
+        "waitpid", "nice", "getpid", "getppid", "putenv", "unsetenv", "chdir")},
+    **{name: "files" for name in (
+        "open", "remove", "unlink", "rmdir", "removedirs", "mkdir", "makedirs", "rename",
+        "renames", "replace", "listdir", "scandir", "walk", "stat", "lstat", "chmod", "chown",
+        "link", "symlink", "readlink", "truncate", "fdopen", "read", "write", "close",
+        "getcwd", "access", "utime", "mkfifo", "pipe", "dup", "dup2")},
+    **{name: "environment" for name in ("getenv", "cpu_count", "getlogin", "uname",
+                                         "get_terminal_size", "urandom")},
+}
+_SYS_REFUSED = {
+    **{name: "interpreter" for name in (
+        "exit", "setrecursionlimit", "getrecursionlimit", "settrace", "setprofile", "getsizeof",
+        "getrefcount", "_getframe", "exc_info", "intern", "addaudithook")},
+}
+
+
+def namespace(runtime: Any, name: str) -> Namespace:
+    path = Namespace("os.path", {
+        **{function: getattr(posixpath, function) for function in _PATH_STRINGS},
+        **refused("os.path", _PATH_REFUSED), "sep": "/",
+    })
+    if name == "os.path":
+        return path
+    if name == "sys":
+        return Namespace("sys", {
+            **refused("sys", _SYS_REFUSED),
+            **{attribute: Refused(f"sys.{attribute}", "interpreter") for attribute in (
+                "path", "modules", "argv", "stdin", "stdout", "stderr", "executable",
+                "platform", "version", "version_info", "flags", "prefix", "meta_path")},
+            "maxsize": 2**63 - 1,
+        })
+    return Namespace("os", {
+        **refused("os", _OS_REFUSED), "path": path, "sep": "/", "linesep": "\n",
+        "environ": Refused("os.environ", "environment"),
+        "name": Refused("os.name", "environment"),
+    })

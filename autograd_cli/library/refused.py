@@ -1,0 +1,66 @@
+"""`Refused`: what a program gets for a library function that would reach the host.
+
+Importing a module is always allowed; a name in it that would touch files, processes, the
+network or the interpreter is bound to a `Refused` that raises PermissionError, naming the
+function and why, at the line that *uses* it (a call, an attribute, an item, iteration, a
+print). It holds only two strings, so there is nothing behind it to reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NoReturn
+
+WHY = {
+    "files": "it would read or write files on the host",
+    "process": "it would start or control a process on the host",
+    "network": "it would open a network connection",
+    "interpreter": "it would reach the Python interpreter that runs agraph",
+    "environment": "it would read the host's environment or file system",
+    "memory": "it would hand the program the raw memory of an array",
+}
+
+
+class Refused:
+    """A placeholder for `qualified_name`; any use of it raises PermissionError."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+    __slots__ = ("qualified_name", "reason")
+
+    def __init__(self, qualified_name: str, reason: str) -> None:
+        self.qualified_name = qualified_name
+        self.reason = reason
+
+    def error(self) -> PermissionError:
+        return PermissionError(
+            f"{self.qualified_name} is not available in agraph: {WHY[self.reason]}; an agraph "
+            "program cannot reach files, processes, the network or the interpreter")
+
+    def refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise self.error()
+
+    __call__ = refuse
+    __getitem__ = refuse
+    __setitem__ = refuse
+    __contains__ = refuse
+    __len__ = refuse
+    __bool__ = refuse
+    __eq__ = refuse
+    __lt__ = refuse
+    __add__ = refuse
+    __str__ = refuse
+
+    def __iter__(self) -> Iterator[Any]:
+        raise self.error()
+
+    def __hash__(self) -> int:
+        return hash(self.qualified_name)
+
+    def __repr__(self) -> str:
+        return f"<refused {self.qualified_name}>"
+
+
+def refused(module: str, reasons: dict[str, str]) -> dict[str, Refused]:
+    """`{name: Refused("module.name()", reason)}` for a module's refused functions
+    (`reasons` maps each name to a key of WHY)."""
+    return {name: Refused(f"{module}.{name}()", reason) for name, reason in reasons.items()}

@@ -1,0 +1,248 @@
+"""The standard modules a program can import: math, random, time, functools, itertools,
+collections, typing, os, sys. Values are compared with what CPython's own modules give; what
+would reach the host is refused when used, at its line; sizes are checked before C runs."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+import textwrap
+from collections import Counter, OrderedDict, defaultdict, deque
+from typing import Any
+
+import pytest
+
+from autograd_cli.language.interpreter import run_program
+from autograd_cli.language.limits import Limits
+from autograd_cli.library import IMPORTABLE_MODULES, LIBRARY_MODULES
+from tests.conftest import run_agraph
+
+
+def output(source: str, **limits: Any) -> str:
+    result = run_program(textwrap.dedent(source), Limits(**limits))
+    assert result.error is None, result.error.format("t.expr", textwrap.dedent(source))
+    return result.stdout
+
+
+def error(source: str, **limits: Any) -> Any:
+    result = run_program(textwrap.dedent(source), Limits(**limits))
+    assert result.error is not None, f"no error; output: {result.stdout!r}"
+    return result.error
+
+
+def test_random_gives_what_cpython_gives() -> None:
+    program = """
+        import random
+        random.seed(0)
+        print(random.random(), random.randint(1, 100), random.uniform(-1, 1))
+        xs = list(range(20))
+        random.shuffle(xs)
+        print(xs, random.sample(range(1000), 5), random.choices("abc", k=4))
+        print(random.gauss(0, 1), random.choice([10, 20, 30]), random.getrandbits(70))
+        r = random.Random(42)
+        print(r.random(), r.randrange(0, 100, 7))
+    """
+    random.seed(0)
+    first = [random.random(), random.randint(1, 100), random.uniform(-1, 1)]
+    xs = list(range(20))
+    random.shuffle(xs)
+    second = [xs, random.sample(range(1000), 5), random.choices("abc", k=4)]
+    third = [random.gauss(0, 1), random.choice([10, 20, 30]), random.getrandbits(70)]
+    other = random.Random(42)
+    fourth = [other.random(), other.randrange(0, 100, 7)]
+    expected = "".join(" ".join(map(repr, line)) + "\n" for line in (first, second, third,
+                                                                      fourth))
+    assert output(program) == expected
+
+
+def test_unseeded_random_is_the_same_on_every_run() -> None:
+    program = "import random\nprint(random.random(), random.random())\n"
+    assert output(program) == output(program) == output(
+        "import random\nrandom.seed(0)\nprint(random.random(), random.random())\n")
+
+
+def test_math_is_all_of_pythons() -> None:
+    names = sorted(name for name in dir(math) if not name.startswith("_"))
+    program = "import math\nprint([n for n in " + repr(names) + " if n not in ('pi',)])\n"
+    assert output(program)  # every name importable
+    source = """
+        import math
+        print(math.pi, math.e, math.tau, math.inf, math.sqrt(2), math.exp(1.5), math.log(10, 2))
+        print(math.factorial(25), math.comb(40, 20), math.perm(10, 3), math.prod([2, 3, 7]))
+        print(math.fsum([0.1] * 10), math.isclose(1.0, 1.0 + 1e-12), math.floor(-2.5),
+              math.gcd(12, 18), math.lcm(4, 6), math.dist((0, 0), (3, 4)), math.atan2(1, 1))
+    """
+    expected = (f"{math.pi} {math.e} {math.tau} inf {math.sqrt(2)} {math.exp(1.5)} "
+                f"{math.log(10, 2)}\n{math.factorial(25)} {math.comb(40, 20)} {math.perm(10, 3)} "
+                f"42\n{math.fsum([0.1] * 10)} True -3 6 12 5.0 {math.atan2(1, 1)}\n")
+    assert output(source) == expected
+
+
+def test_math_on_a_tensor_element() -> None:
+    assert output("import torch, math\nt = torch.tensor([4.0])\nprint(math.sqrt(t))\n") == \
+        "2.0\n"
+
+
+def test_functools_and_itertools() -> None:
+    source = """
+        import functools, itertools
+        print(functools.reduce(lambda a, b: a + b, range(10), 100))
+        p = functools.partial(max, 2)
+        print(p(10), p.args)
+        def fib(n):
+            return n if n < 2 else fib(n - 1) + fib(n - 2)
+        fast = functools.lru_cache(maxsize=None)(fib)
+        print(fast(20), sorted([3, 1, 2], key=functools.cmp_to_key(lambda a, b: b - a)))
+        print(list(itertools.islice(itertools.count(5, 2), 4)))
+        print(list(itertools.accumulate([1, 2, 3, 4])), list(itertools.pairwise("abc")))
+        print(list(itertools.combinations(range(4), 2)), list(itertools.permutations("ab")))
+        print(list(itertools.zip_longest([1, 2], "a", fillvalue=0)))
+        print([(k, list(g)) for k, g in itertools.groupby("aabbbc")])
+        print(list(itertools.starmap(max, [(1, 5), (7, 2)])), list(itertools.repeat("x", 3)))
+        print(list(itertools.takewhile(lambda x: x < 3, [1, 2, 5, 1])),
+              list(itertools.dropwhile(lambda x: x < 3, [1, 2, 5, 1])))
+    """
+    expected = [
+        functools.reduce(lambda a, b: a + b, range(10), 100),
+        f"10 {(2,)}",
+        f"6765 {[3, 2, 1]}",
+        list(itertools.islice(itertools.count(5, 2), 4)),
+        f"{list(itertools.accumulate([1, 2, 3, 4]))} {list(itertools.pairwise('abc'))}",
+        f"{list(itertools.combinations(range(4), 2))} {list(itertools.permutations('ab'))}",
+        list(itertools.zip_longest([1, 2], "a", fillvalue=0)),
+        [(k, list(g)) for k, g in itertools.groupby("aabbbc")],
+        f"{[5, 7]} {['x'] * 3}",
+        f"{[1, 2]} {[5, 1]}",
+    ]
+    assert output(source) == "".join(f"{line}\n" for line in expected)
+
+
+def test_collections_print_as_python_does() -> None:
+    source = """
+        from collections import defaultdict, Counter, deque, OrderedDict, namedtuple
+        d = defaultdict(int)
+        for word in "a b a c a".split():
+            d[word] += 1
+        print(d, Counter("abracadabra").most_common(2), Counter("aab") + Counter("b"))
+        q = deque(range(5), maxlen=3)
+        q.appendleft(9)
+        print(q, q.popleft(), OrderedDict([("x", 1)]))
+        Point = namedtuple("Point", "x y")
+        p = Point(3, y=4)
+        print(p, p.x * p.y, p[1])
+    """
+    counts: defaultdict[str, int] = defaultdict(int)
+    for word in "a b a c a".split():
+        counts[word] += 1
+    q = deque(range(5), maxlen=3)
+    q.appendleft(9)
+    first = (f"{counts} {Counter('abracadabra').most_common(2)} "
+             f"{Counter('aab') + Counter('b')}\n")
+    popped = q.popleft()  # print() evaluates its arguments before it shows them
+    second = f"{q} {popped} {OrderedDict([('x', 1)])}\n"
+    assert output(source) == first + second + "Point(x=3, y=4) 12 4\n"
+
+
+def test_time_and_typing() -> None:
+    source = """
+        import time
+        from typing import List, Optional, Dict
+        def total(xs: List[int], scale: Optional[float] = None) -> Dict[str, int]:
+            return {"sum": sum(xs)}
+        start = time.time()
+        t0 = time.perf_counter()
+        time.sleep(0.01)
+        print(total([1, 2]), time.perf_counter() - t0 >= 0.01, time.time() >= start)
+    """
+    assert output(source) == "{'sum': 3} True True\n"
+
+
+def test_sleep_past_the_time_limit_is_a_limit_error() -> None:
+    found = error("import time\ntime.sleep(60)\n", max_seconds=2)
+    assert (found.type_name, found.line) == ("LimitError", 2)
+    assert "--max-seconds" in found.message
+
+
+@pytest.mark.parametrize("source, option", [
+    ("import math\nx = math.factorial(10**6)\n", "--max-int-bits"),
+    ("import math\nx = math.comb(10**6, 5 * 10**5)\n", "--max-int-bits"),
+    ("import math\nx = math.prod([2**40] * 10000)\n", "--max-int-bits"),
+    ("import random\nx = random.getrandbits(10**7)\n", "--max-int-bits"),
+    ("import random\nx = random.choices([1], k=10**9)\n", "--max-list-len"),
+    ("import itertools\nx = list(itertools.islice(itertools.count(), 10**12, None))\n",
+     "--max-loop-iterations"),
+    ("import itertools\nx = itertools.product(range(10**4), repeat=10**4)\n", "--max-list-len"),
+    ("import functools\nx = functools.reduce(max, itertools.count())\n"
+     .replace("import functools", "import functools, itertools"), "--max-loop-iterations"),
+    ("from collections import deque\nx = deque([1]) * 10**9\n", "--max-list-len"),
+    ("import math, itertools\nx = math.fsum(itertools.count())\n", "--max-loop-iterations"),
+])
+def test_sizes_are_checked_before_the_c_call(source: str, option: str) -> None:
+    found = error(source, max_loop_iterations=10_000, max_seconds=20)
+    assert found.type_name == "LimitError", found
+    assert option in found.message
+    assert found.line == source.count("\n")
+
+
+REFUSED = [
+    ("os.system('touch pwned')", "os.system()"),
+    ("os.popen('touch pwned')", "os.popen()"),
+    ("os.remove('victim')", "os.remove()"),
+    ("os.makedirs('pwned')", "os.makedirs()"),
+    ("os.listdir('.')", "os.listdir()"),
+    ("os.environ['HOME']", "os.environ"),
+    ("os.environ.get('HOME')", "os.environ"),
+    ("print(os.environ)", "os.environ"),
+    ("os.getcwd()", "os.getcwd()"),
+    ("os.path.exists('victim')", "os.path.exists()"),
+    ("os.chdir('/')", "os.chdir()"),
+    ("sys.exit(3)", "sys.exit()"),
+    ("sys.path.append('/tmp')", "sys.path"),
+    ("sys.setrecursionlimit(10**6)", "sys.setrecursionlimit()"),
+]
+
+
+@pytest.mark.parametrize("statement, name", REFUSED)
+def test_host_functions_are_refused_when_used(statement: str, name: str, tmp_path: Any) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    program = tmp_path / "p.expr"
+    program.write_text(f"import os\nimport sys\nprint('before')\n{statement}\n")
+    result = run_agraph("run", str(program), cwd=tmp_path)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, stderr
+    assert result.stdout.decode() == "before\n"
+    assert stderr.startswith(f"{program}:4:1: PermissionError: {name} is not available in "
+                             "agraph"), stderr
+    assert "Traceback" not in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.expr", "victim"]
+    assert victim.read_text() == "keep"
+
+
+def test_an_unused_import_costs_nothing() -> None:
+    source = """
+        import os, sys, os.path
+        from os import system, environ
+        print(os.path.join("data", "train.csv"), os.path.splitext("a/b.png"), os.sep)
+    """
+    assert output(source) == "data/train.csv ('a/b', '.png') /\n"
+
+
+def test_library_namespaces_hand_out_no_host_module() -> None:
+    for source, kind in [("import os\nx = os.path.join.__globals__\n", "AttributeError"),
+                         ("import random\nx = random.random.__self__\n", "AttributeError"),
+                         ("import functools\nx = functools.partial(print).func.__self__\n",
+                          "AttributeError"),
+                         ("import collections\nx = collections.Counter().fromkeys\n",
+                          "AttributeError")]:
+        assert error(source).type_name == kind, source
+
+
+def test_the_module_table_is_what_the_checker_accepts() -> None:
+    for name in LIBRARY_MODULES:
+        assert name in IMPORTABLE_MODULES
+        assert output(f"import {name}\n") == ""
+    found = error("import subprocess\n")
+    assert (found.type_name, found.line) == ("ImportError", 1)
