@@ -59,7 +59,7 @@ from autograd_cli.language.objects import (
     is_engine_object,
 )
 from autograd_cli.language.operators import COMPARISONS, UNARY_OPERATORS, CheckedOperators
-from autograd_cli.library.refused import Refused
+from engine.refused import Refused
 
 # How many steps run between looks at the clock and the memory.
 CHECK_INTERVAL = 32
@@ -154,12 +154,18 @@ def _engine_module(name: str) -> ModuleType | None:
 
 def _configure_engine(limits: Limits) -> None:
     """Start from PyTorch's defaults (one process may run many programs: tests, a docs build)
-    and hand the engine's limits to engine/budget.py (the keys it knows)."""
+    and hand the engine's limits to engine/budget.py."""
     torch = torch_namespaces()["torch"].members
     if "set_grad_enabled" in torch:
         torch["set_grad_enabled"](True)
     if "set_printoptions" in torch:
         torch["set_printoptions"](profile="default")
+    _configure_budget(limits)
+
+
+def _configure_budget(limits: Limits) -> None:
+    """Hand the engine's limits to engine/budget.py (the keys it knows): tensors and the
+    arrays of library modules (numpy) are counted against them."""
     budget = _engine_module("budget")
     if budget is None:
         return
@@ -732,7 +738,12 @@ class Interpreter:
                     self.engine_configured = True
                     _configure_engine(self.limits)
                 module = torch_namespaces()[name]
+            elif "." in name:  # a library's submodule is a member of its package
+                package, _, member = name.rpartition(".")
+                module = self._module(package).members[member]
             else:
+                if name in library.ALLOCATING_MODULES:
+                    _configure_budget(self.limits)
                 module = library.load(name, self)
             self.modules[name] = module
         return module

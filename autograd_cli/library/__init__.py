@@ -28,15 +28,21 @@ LIBRARY_MODULES: dict[str, str] = {
     "collections": "collections_module",
     "typing": "typing_module",
     "os": "host",
-    "os.path": "host",
     "sys": "host",
+    "numpy": "numpy_module",
 }
+# Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
+SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft"})
 
-IMPORTABLE_MODULES = TORCH_MODULES | frozenset(LIBRARY_MODULES)
+# Modules whose values are arrays: their first import hands the run's limits to the engine's
+# budget (engine/budget.py), as `import torch` does.
+ALLOCATING_MODULES = frozenset({"numpy"})
+
+IMPORTABLE_MODULES = TORCH_MODULES | frozenset(LIBRARY_MODULES) | SUBMODULES
 
 
 def load(name: str, runtime: Any) -> Any:
-    """The namespace of library module `name` for this run (its functions may use `runtime`:
-    the interpreter's limits and bounded iteration)."""
+    """The namespace of top-level library module `name` for this run (its functions may use
+    `runtime`: the interpreter's limits and counted iteration)."""
     module = importlib.import_module(f"autograd_cli.library.{LIBRARY_MODULES[name]}")
     return module.namespace(runtime, name)

@@ -11,7 +11,7 @@ import posixpath
 from typing import Any
 
 from autograd_cli.language.objects import Namespace
-from autograd_cli.library.refused import Refused, refused
+from engine.refused import Refused, refused
 
 _PATH_STRINGS = ("join", "basename", "dirname", "split", "splitext", "normpath", "isabs")
 _PATH_REFUSED = {name: "environment" for name in (
@@ -43,8 +43,6 @@ def namespace(runtime: Any, name: str) -> Namespace:
         **{function: getattr(posixpath, function) for function in _PATH_STRINGS},
         **refused("os.path", _PATH_REFUSED), "sep": "/",
     })
-    if name == "os.path":
-        return path
     if name == "sys":
         return Namespace("sys", {
             **refused("sys", _SYS_REFUSED),

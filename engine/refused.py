@@ -1,5 +1,8 @@
 """`Refused`: what a program gets for a library function that would reach the host.
 
+(The engine's own objects use it too: `ndarray.tofile`; the libraries of autograd_cli/library
+bind their refused names to it.)
+
 Importing a module is always allowed; a name in it that would touch files, processes, the
 network or the interpreter is bound to a `Refused` that raises PermissionError, naming the
 function and why, at the line that *uses* it (a call, an attribute, an item, iteration, a

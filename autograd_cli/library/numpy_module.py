@@ -1,0 +1,267 @@
+"""`numpy`: a curated namespace over real numpy (`import numpy as np`).
+
+Every function is numpy's own, called on unwrapped arguments, its result wrapped again
+(engine/ndarray.py): a program only ever holds agraph's `ndarray`. Each function belongs to a
+family that says how its result is sized before numpy allocates it (engine/budget.py):
+
+- `pointwise`: the broadcast of the array arguments (`sin`, `add`, `where`, ...);
+- `reducing`: never bigger than its input (`sum`, `mean`, `argmax`, `dot` of vectors, ...);
+- `copying`: as big as its first argument (`sort`, `reshape`, `cumsum`, `fft`, ...);
+- the rest name their size in their arguments and have an estimate each (`zeros(shape)`,
+  `arange`, `linspace`, `eye`, `meshgrid`, `outer`, `concatenate`, `tile`, ...).
+
+What would reach files or memory (`save`, `load`, `fromfile`, `memmap`, `loadtxt`, `ctypeslib`,
+`lib`, `frombuffer`, ...) is Refused when used. `np.random` and `np.linalg`/`np.fft` are in
+numpy_random.py and here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from autograd_cli.language.objects import BuiltinType, Namespace
+from autograd_cli.library import numpy_random
+from engine import budget
+from engine.ndarray import (
+    NumpyArray,
+    ScalarType,
+    check_broadcast,
+    check_result,
+    matmul_checked,
+    unwrap_all,
+    wrap,
+)
+from engine.refused import Refused
+
+POINTWISE = """
+    abs absolute add subtract multiply divide true_divide floor_divide power float_power mod
+    remainder fmod negative positive sign sqrt cbrt square exp exp2 expm1 log log2 log10 log1p
+    sin cos tan arcsin arccos arctan arctan2 sinh cosh tanh arcsinh arccosh arctanh degrees
+    radians deg2rad rad2deg hypot maximum minimum fmax fmin floor ceil trunc rint round around
+    clip isnan isinf isfinite equal not_equal less less_equal greater greater_equal logical_and
+    logical_or logical_not logical_xor where heaviside sinc reciprocal conj conjugate real imag
+    angle nan_to_num isclose signbit copysign
+""".split()
+REDUCING = """
+    sum mean std var max min amax amin argmax argmin prod median percentile quantile average
+    all any count_nonzero nansum nanmean nanmax nanmin nanstd nanvar ptp trace allclose
+    array_equal shape ndim size argwhere nonzero flatnonzero searchsorted unique histogram
+    bincount corrcoef cov vdot inner
+""".split()
+COPYING = """
+    copy sort argsort reshape ravel transpose swapaxes moveaxis squeeze expand_dims flip
+    fliplr flipud roll rot90 cumsum cumprod diff gradient atleast_1d atleast_2d atleast_3d
+    zeros_like ones_like empty_like full_like tril triu asarray ascontiguousarray array
+    convolve interp sort_complex
+""".split()
+REFUSED = {
+    **{name: "files" for name in (
+        "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt",
+        "fromfile", "memmap", "fromregex", "DataSource", "tofile")},
+    **{name: "memory" for name in ("frombuffer", "ctypeslib", "lib", "from_dlpack",
+                                   "asarray_chkfinite_buffer", "byte_bounds")},
+    **{name: "interpreter" for name in ("show_config", "show_runtime", "info", "source",
+                                        "get_include", "testing", "f2py", "distutils",
+                                        "vectorize", "frompyfunc", "fromfunction",
+                                        "apply_along_axis", "apply_over_axes", "set_printoptions",
+                                        "seterr", "seterrcall", "setbufsize")},
+}
+DTYPES = """float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool_
+    complex64 complex128 intp double single half longlong""".split()
+
+
+def _family(function: Callable[..., Any], size: Callable[..., None]) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        args, kwargs = unwrap_all(args, kwargs)
+        if kwargs.get("like") is not None:
+            raise TypeError("like= is not supported by agraph")
+        size(*args, **kwargs)
+        result = function(*args, **kwargs)
+        if isinstance(result, np.ndarray) and result.nbytes >= budget.LARGE:
+            budget.check_in_use()
+        return wrap(result)
+
+    call.__name__ = call.__qualname__ = function.__name__
+    return call
+
+
+def _pointwise(*args: Any, **kwargs: Any) -> None:
+    check_broadcast(*[np.asarray(arg) if isinstance(arg, (list, tuple)) else arg
+                      for arg in args])
+
+
+def _reducing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def _copying(*args: Any, **kwargs: Any) -> None:
+    if args:
+        check_result(np.shape(args[0]), 16)
+
+
+def _shape_argument(shape: Any) -> tuple[int, ...]:
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    if not all(isinstance(n, (int, np.integer)) for n in shape):
+        raise TypeError("expected a sequence of integers or a single integer")
+    return tuple(int(n) for n in shape)
+
+
+def _filled(shape: Any, *args: Any, **kwargs: Any) -> None:
+    check_result(_shape_argument(shape), 16)
+
+
+def _eye(n: Any, m: Any = None, *args: Any, **kwargs: Any) -> None:
+    check_result((int(n), int(n if m is None else m)), 16)
+
+
+def _arange(*args: Any, **kwargs: Any) -> None:
+    bounds = [a for a in args if not isinstance(a, (np.dtype, type, str))]
+    start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (
+        bounds[0], bounds[1], bounds[2] if len(bounds) > 2 else 1)
+    start, stop, step = kwargs.get("start", start), kwargs.get("stop", stop), kwargs.get(
+        "step", step)
+    if all(isinstance(v, (int, float, np.number)) for v in (start, stop, step)) and step:
+        check_result((max(0, math.ceil((stop - start) / step)),), 16)
+
+
+def _counted(count_name: str, position: int, default: int) -> Callable[..., None]:
+    def size(*args: Any, **kwargs: Any) -> None:
+        count = kwargs.get(count_name, args[position] if len(args) > position else default)
+        check_result((int(count),), 16)
+    return size
+
+
+def _meshgrid(*arrays: Any, **kwargs: Any) -> None:
+    total = math.prod(int(np.size(a)) for a in arrays)
+    check_result((total * max(len(arrays), 1),), 16)
+
+
+def _outer(a: Any, b: Any, *args: Any, **kwargs: Any) -> None:
+    check_result((int(np.size(a)) * int(np.size(b)),), 16)
+
+
+def _joined(arrays: Any, *args: Any, **kwargs: Any) -> None:
+    if isinstance(arrays, (list, tuple)):
+        check_result((sum(int(np.size(a)) for a in arrays),), 16)
+
+
+def _tile(array: Any, reps: Any, *args: Any, **kwargs: Any) -> None:
+    counts = _shape_argument(reps)
+    check_result((int(np.size(array)) * math.prod(counts),), 16)
+
+
+def _repeat(array: Any, repeats: Any, *args: Any, **kwargs: Any) -> None:
+    counts = np.asarray(repeats)
+    total = int(counts.sum()) if counts.ndim else int(counts) * int(np.size(array))
+    check_result((max(total, int(np.size(array))),), 16)
+
+
+def _diag(array: Any, k: int = 0) -> None:
+    n = int(np.size(array)) + abs(int(k))
+    check_result((n, n) if np.ndim(array) == 1 else (n,), 16)
+
+
+def _fft(array: Any, n: Any = None, *args: Any, **kwargs: Any) -> None:
+    count = kwargs.get("n", n)
+    check_result((int(np.size(array)) if count is None else int(count) * max(
+        1, int(np.size(array)) // max(1, int(np.shape(array)[-1]) if np.ndim(array) else 1)),),
+        16)
+
+
+def _svd(array: Any, full_matrices: bool = True, *args: Any, **kwargs: Any) -> None:
+    shape = np.shape(array)
+    if len(shape) >= 2 and kwargs.get("full_matrices", full_matrices):
+        check_result((shape[-2] * shape[-2] + shape[-1] * shape[-1],), 16)
+
+
+def _broadcast_to(array: Any, shape: Any, *args: Any, **kwargs: Any) -> None:
+    check_result(_shape_argument(shape), 16)
+
+
+def _pad(array: Any, pad_width: Any, *args: Any, **kwargs: Any) -> None:
+    widths = np.broadcast_to(np.asarray(pad_width), (np.ndim(array), 2))
+    shape = [int(n) + int(w.sum()) for n, w in zip(np.shape(array), widths, strict=True)]
+    check_result(tuple(shape), 16)
+
+
+SIZED: dict[str, Callable[..., None]] = {
+    "zeros": _filled, "ones": _filled, "empty": _filled, "full": _filled, "identity": _eye,
+    "eye": _eye, "tri": _eye, "arange": _arange, "linspace": _counted("num", 2, 50),
+    "logspace": _counted("num", 2, 50), "geomspace": _counted("num", 2, 50),
+    "meshgrid": _meshgrid, "outer": _outer, "kron": _outer, "concatenate": _joined,
+    "stack": _joined, "vstack": _joined, "hstack": _joined, "dstack": _joined,
+    "column_stack": _joined, "tile": _tile, "repeat": _repeat, "diag": _diag,
+    "diagflat": _diag, "broadcast_to": _broadcast_to, "pad": _pad,
+}
+
+
+def _matmul(a: Any, b: Any) -> Any:
+    args, _ = unwrap_all((a, b), {})
+    return matmul_checked(np.matmul, *args)
+
+
+def _dot(a: Any, b: Any) -> Any:
+    args, _ = unwrap_all((a, b), {})
+    return matmul_checked(np.dot, *args)
+
+
+def _append(array: Any, values: Any, axis: Any = None) -> Any:
+    (array, values), _ = unwrap_all((array, values), {})
+    _joined([array, values])
+    return wrap(np.append(array, values, axis=axis))
+
+
+def _functions(module: Any, families: dict[str, Callable[..., None]]) -> dict[str, Any]:
+    return {name: _family(getattr(module, name), size) for name, size in families.items()
+            if hasattr(module, name)}
+
+
+def _linalg() -> Namespace:
+    families: dict[str, Callable[..., None]] = {name: _copying for name in (
+        "inv", "pinv", "cholesky", "qr", "eig", "eigh", "eigvals", "eigvalsh", "solve",
+        "lstsq", "matrix_power", "tensorinv")}
+    families.update({name: _reducing for name in ("det", "slogdet", "norm", "matrix_rank",
+                                                  "cond", "trace", "multi_dot")})
+    families["svd"] = _svd
+    members = _functions(np.linalg, families)
+    members["LinAlgError"] = BuiltinType(np.linalg.LinAlgError, np.linalg.LinAlgError)
+    return Namespace("numpy.linalg", members)
+
+
+def _fft_namespace() -> Namespace:
+    families: dict[str, Callable[..., None]] = {name: _fft for name in (
+        "fft", "ifft", "rfft", "irfft", "hfft", "ihfft")}
+    families.update({name: _copying for name in ("fft2", "ifft2", "fftn", "ifftn", "rfft2",
+                                                 "irfft2", "rfftn", "irfftn", "fftshift",
+                                                 "ifftshift")})
+    families.update({name: _counted("n", 0, 0) for name in ("fftfreq", "rfftfreq")})
+    return Namespace("numpy.fft", _functions(np.fft, families))
+
+
+def namespace(runtime: Any, name: str) -> Namespace:
+    np.set_printoptions()  # numpy's print options are the process's: each run starts fresh
+    families: dict[str, Callable[..., None]] = {}
+    families.update({function: _pointwise for function in POINTWISE})
+    families.update({function: _reducing for function in REDUCING})
+    families.update({function: _copying for function in COPYING})
+    families.update(SIZED)
+    members: dict[str, Any] = _functions(np, families)
+    members.update({"matmul": _matmul, "dot": _dot, "append": _append})
+    members.update({dtype: ScalarType(getattr(np, dtype)) for dtype in DTYPES})
+    members.update({"float_": ScalarType(np.float64), "int_": ScalarType(np.int64),
+                    "pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,
+                    "euler_gamma": np.euler_gamma,
+                    "ndarray": BuiltinType(NumpyArray, members["array"]),
+                    "dtype": lambda spec: wrap(np.dtype(unwrap_all((), {"dtype": spec})[1][
+                        "dtype"]))})
+    members.update({key: Refused(f"numpy.{key}()" if key not in ("lib", "ctypeslib", "testing")
+                                 else f"numpy.{key}", reason)
+                    for key, reason in REFUSED.items()})
+    members["linalg"] = _linalg()
+    members["fft"] = _fft_namespace()
+    members["random"] = numpy_random.namespace(runtime)
+    return Namespace(name, members)

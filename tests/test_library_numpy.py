@@ -1,0 +1,217 @@
+"""`import numpy as np`: numpy's own values and printing, through agraph's ndarray; sizes
+checked before numpy allocates; files, memory and the interpreter refused when used."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import textwrap
+from typing import Any
+
+import numpy as np
+import pytest
+
+from autograd_cli.language.interpreter import run_program
+from autograd_cli.language.limits import Limits
+from tests.conftest import run_agraph
+
+
+def agraph_output(source: str, **limits: Any) -> str:
+    result = run_program(textwrap.dedent(source), Limits(**limits))
+    assert result.error is None, result.error.format("t.expr", textwrap.dedent(source))
+    return result.stdout
+
+
+def numpy_output(source: str) -> str:
+    """What real Python with real numpy prints for the same program."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(textwrap.dedent(source), {"__name__": "__main__"})  # the test's own text
+    return printed.getvalue()
+
+
+PROGRAMS = {
+    "creation": """
+        import numpy as np
+        print(np.array([[1, 2], [3, 4]]), np.arange(0, 1, 0.25), np.linspace(0, 1, 5))
+        print(np.zeros((2, 3)), np.ones(3, dtype=np.float32), np.eye(3), np.full((2,), 7))
+        print(np.identity(2), np.zeros_like(np.ones((2, 2))), np.empty(0))
+        a, b = np.meshgrid(np.arange(3), np.arange(2))
+        print(a, b, np.arange(12).reshape(3, 4).T)
+    """,
+    "math and reductions": """
+        import numpy as np
+        import math
+        x = np.linspace(-math.pi, math.pi, 7)
+        print(np.sin(x), np.exp(x).sum(), np.square(x).mean(), x.std(), x.var())
+        m = np.arange(1, 7).reshape(2, 3).astype(np.float64)
+        print(m.sum(axis=0), m.max(), m.argmin(), m.prod(), np.cumsum(m), m.mean(axis=1))
+        print(np.dot(m, m.T), m @ m.T, np.outer([1, 2], [3, 4]), np.clip(m, 2, 5))
+        print(np.round(np.sqrt(m), 3), np.abs(-m), np.maximum(m, 3), np.where(m > 2, m, -1))
+        print(np.pi, np.e, np.inf, np.isnan(np.array([1.0, np.nan])), np.float32(0.1) * 3)
+    """,
+    "indexing and in-place": """
+        import numpy as np
+        a = np.arange(10)
+        a[2:5] = 0
+        a[a > 7] = -1
+        b = a.reshape(2, 5)
+        b[:, 0] += 100
+        b *= 2
+        print(a, b[1], b[:, 1:3], b[b < 0], b[[0, 1], [1, 2]], len(b), b.shape, b.dtype)
+        print([x for x in b[0]], b[0, 0], b.tolist(), b.ndim, b.size, float(b[1, 4]))
+    """,
+    "random": """
+        import numpy as np
+        np.random.seed(0)
+        print(np.random.randn(), np.random.rand(2, 2), np.random.randint(0, 10, size=5))
+        print(np.random.normal(0, 1, (2, 3)), np.random.uniform(-1, 1, 3))
+        print(np.random.choice(10, 3), np.random.permutation(5))
+        x = np.arange(6)
+        np.random.shuffle(x)
+        rng = np.random.default_rng(42)
+        print(x, rng.random(3), rng.normal(size=2), rng.integers(0, 100, 4))
+        np.random.seed(1)
+        print(np.random.random(), np.random.random_sample((2,)))
+    """,
+    "linalg and fft": """
+        import numpy as np
+        m = np.array([[4.0, 1.0], [2.0, 3.0]])
+        print(np.linalg.inv(m), np.linalg.det(m), np.linalg.norm(m), np.linalg.solve(m, [1, 2]))
+        w, v = np.linalg.eigh(m @ m.T)
+        u, s, vt = np.linalg.svd(m)
+        print(w, s, np.linalg.matrix_rank(m))
+        print(np.fft.fft(np.array([1.0, 2.0, 1.0, 0.0])), np.fft.fftfreq(4, 0.5))
+        print(np.fft.rfft(np.ones(4)), np.fft.ifft(np.fft.fft(np.arange(3.0))).real)
+    """,
+    "polynomial fit, numpy tutorial style": """
+        import numpy as np
+        import math
+        np.random.seed(0)
+        x = np.linspace(-math.pi, math.pi, 200)
+        y = np.sin(x)
+        a, b, c, d = np.random.randn(), np.random.randn(), np.random.randn(), np.random.randn()
+        for t in range(300):
+            y_pred = a + b * x + c * x ** 2 + d * x ** 3
+            loss = np.square(y_pred - y).sum()
+            grad_y_pred = 2.0 * (y_pred - y)
+            a -= 1e-5 * grad_y_pred.sum()
+            b -= 1e-5 * (grad_y_pred * x).sum()
+            c -= 1e-5 * (grad_y_pred * x ** 2).sum()
+            d -= 1e-5 * (grad_y_pred * x ** 3).sum()
+            if t % 100 == 99:
+                print(t, loss)
+        print(f'Result: y = {a} + {b} x + {c} x^2 + {d} x^3')
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_numpy_prints_what_numpy_prints(name: str) -> None:
+    assert agraph_output(PROGRAMS[name]) == numpy_output(PROGRAMS[name])
+
+
+def test_tensor_and_array_share_memory() -> None:
+    source = """
+        import numpy as np
+        import torch
+        a = np.ones(3)
+        t = torch.from_numpy(a)
+        a[0] = 5
+        t.mul_(2)
+        n = t.numpy()
+        n[2] = -1
+        c = torch.tensor(a)
+        a[1] = 0
+        print(a, t.tolist(), c.tolist(), t.dtype, np.asarray(t).shape)
+    """
+    assert agraph_output(source) == (
+        "[10.  0. -1.] [10.0, 0.0, -1.0] [10.0, 2.0, -1.0] torch.float64 (3,)\n")
+
+
+@pytest.mark.parametrize("source, kind", [
+    ("import numpy as np\nx = np.array([print])\n", "TypeError"),
+    ("import numpy as np\nx = np.zeros(3, dtype='O')\n", "TypeError"),
+    ("import numpy as np\nx = np.ones(2).__array_interface__\n", "AttributeError"),
+    ("import numpy as np\nx = np.ones(2).base\n", "AttributeError"),
+    ("import numpy as np\nimport torch\nx = torch.tensor([1.0], requires_grad=True)\n"
+     "y = np.asarray(x)\n", "RuntimeError"),
+])
+def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
+    result = run_program(source, Limits())
+    assert result.error is not None and result.error.type_name == kind, result.error
+
+
+@pytest.mark.parametrize("expression, option", [
+    ("np.zeros((10**6, 10**6))", "--max-elements"),
+    ("np.ones(10**7 * 5)", "--max-memory"),
+    ("np.arange(10**12)", "--max-elements"),
+    ("np.linspace(0, 1, 10**11)", "--max-elements"),
+    ("np.random.rand(10**5, 10**5)", "--max-elements"),
+    ("np.random.normal(0, 1, size=(10**6, 10**6))", "--max-elements"),
+    ("np.random.default_rng(0).random((10**6, 10**6))", "--max-elements"),
+    ("np.eye(10**6)", "--max-elements"),
+    ("np.outer(np.ones(10**5), np.ones(10**5))", "--max-elements"),
+    ("np.meshgrid(np.ones(10**5), np.ones(10**5))", "--max-elements"),
+    ("np.tile(np.ones(10), (10**5, 10**5))", "--max-elements"),
+    ("np.ones(10**4).repeat(10**6)", "--max-elements"),
+    ("np.ones((10**4, 1)) + np.ones(10**5)", "--max-elements"),
+    ("np.ones((10**5, 1)) @ np.ones((1, 10**5))", "--max-elements"),
+    ("np.concatenate([np.ones(10**7)] * 100)", "--max-elements"),
+    ("np.broadcast_to(np.ones(1), (10**6, 10**6))", "--max-elements"),
+])
+def test_sizes_are_checked_before_numpy_allocates(expression: str, option: str) -> None:
+    source = f"import numpy as np\nx = {expression}\n"
+    result = run_program(source, Limits(max_tensor_elements=10**8,
+                                        max_total_tensor_bytes=1 << 28))
+    assert result.error is not None, expression
+    assert (result.error.type_name, result.error.line) == ("LimitError", 2), result.error
+    assert option in result.error.message
+
+
+REFUSED = [
+    ("np.save('out.npy', a)", "numpy.save()"),
+    ("np.savez('out.npz', a=a)", "numpy.savez()"),
+    ("np.savetxt('out.txt', a)", "numpy.savetxt()"),
+    ("np.load('victim')", "numpy.load()"),
+    ("np.loadtxt('victim')", "numpy.loadtxt()"),
+    ("np.genfromtxt('victim')", "numpy.genfromtxt()"),
+    ("np.fromfile('victim')", "numpy.fromfile()"),
+    ("np.memmap('out.dat', mode='w+', shape=(3,))", "numpy.memmap()"),
+    ("a.tofile('out.bin')", "ndarray.tofile()"),
+    ("a.dump('out.pkl')", "ndarray.dump()"),
+    ("a.tobytes()", "ndarray.tobytes()"),
+    ("a.ctypes.data", "ndarray.ctypes"),
+    ("a.data", "ndarray.data"),
+    ("np.frombuffer(a)", "numpy.frombuffer()"),
+    ("np.ctypeslib.as_array(a)", "numpy.ctypeslib"),
+    ("np.lib.format.open_memmap('out.npy')", "numpy.lib"),
+    ("np.set_printoptions(threshold=10**9)", "numpy.set_printoptions()"),
+    ("np.vectorize(print)", "numpy.vectorize()"),
+]
+
+
+@pytest.mark.parametrize("statement, name", REFUSED)
+def test_numpy_host_functions_are_refused_when_used(statement: str, name: str,
+                                                    tmp_path: Any) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("1 2 3")
+    program = tmp_path / "p.expr"
+    program.write_text(f"import numpy as np\na = np.arange(3.0)\nprint('before')\n{statement}\n")
+    result = run_agraph("run", str(program), cwd=tmp_path)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, stderr
+    assert result.stdout.decode() == "before\n"
+    assert stderr.startswith(f"{program}:4:1: PermissionError: {name} is not available in "
+                             "agraph"), stderr
+    assert "Traceback" not in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.expr", "victim"]
+
+
+def test_print_options_do_not_leak_between_runs() -> None:
+    np.set_printoptions(precision=2)
+    try:
+        assert agraph_output("import numpy as np\nprint(np.array([1/3]))\n") == \
+            "[0.33333333]\n"
+    finally:
+        np.set_printoptions()
