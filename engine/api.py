@@ -16,6 +16,7 @@ import numpy as np
 from engine import (
     autograd_functional,
     creation,
+    data,
     device,
     dtypes,
     functional,
@@ -164,6 +165,7 @@ TORCH["cosine_similarity"] = nn_extra.cosine_similarity
 OPTIM: dict[str, Any] = dict(optim.OPTIM)
 OPTIM["lr_scheduler"] = lr_scheduler.lr_scheduler  # engine/lr_scheduler.py
 LR_SCHEDULER: dict[str, Any] = dict(lr_scheduler.SCHEDULERS)  # importable submodules
+DATA: dict[str, Any] = dict(data.DATA)  # torch.utils.data (engine/data.py)
 LINALG: dict[str, Any] = {name: getattr(functional_more.linalg, name)
                           for name in sorted(functional_more.LinalgNamespace.PUBLIC_ATTRS)}
 

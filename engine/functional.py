@@ -141,9 +141,9 @@ def square(a: Tensor) -> Tensor:
     return pow(a, 2)
 
 
-def matmul(a: Tensor, b: Tensor) -> Tensor:
+def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002 - PyTorch's keywords
     """torch.matmul, decomposed into the ops PyTorch itself records (dot, mm, mv, bmm)."""
-    a, b = _tensor(a, "matmul"), _tensor(b, "matmul")
+    a, b = _tensor(input, "matmul"), _tensor(other, "matmul")
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")

@@ -135,14 +135,18 @@ def torch_namespaces() -> dict[str, Namespace]:
     optim = Namespace("torch.optim", api.OPTIM)
     autograd_functional = Namespace("torch.autograd.functional", api.AUTOGRAD_FUNCTIONAL)
     autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional})
-    torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd})
+    data = Namespace("torch.utils.data", getattr(api, "DATA", {}))
+    torch_utils = Namespace("torch.utils", {"data": data})
+    torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
+                                "utils": torch_utils})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
             "torch.nn.utils": utils,
             "torch.optim": optim, "torch.autograd": autograd,
             "torch.autograd.functional": autograd_functional,
             "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",
                                                   getattr(api, "LR_SCHEDULER", {})),
-            "torch.linalg": Namespace("torch.linalg", getattr(api, "LINALG", {}))}
+            "torch.linalg": Namespace("torch.linalg", getattr(api, "LINALG", {})),
+            "torch.utils": torch_utils, "torch.utils.data": data}
 
 
 def _engine_module(name: str) -> ModuleType | None:
