@@ -135,6 +135,7 @@ TORCH.update({
     "is_tensor": lambda obj: isinstance(obj, Tensor),
     "numel": lambda t: t.numel(),
     "device": device.Device,
+    "set_default_device": device.check,  # the CPU is the only device: nothing to change
     "from_numpy": numpy_bridge.from_numpy,
     "cuda": device.submodule("torch.cuda", device.CUDA),
     "accelerator": device.submodule("torch.accelerator", device.ACCELERATOR),
