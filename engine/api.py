@@ -124,6 +124,10 @@ TORCH.update({
     "bernoulli": random.bernoulli,
     "multinomial": random.multinomial,
     "Generator": generator.Generator,
+    "random": device.submodule("torch.random", {
+        "manual_seed": random.manual_seed, "seed": random.seed,
+        "initial_seed": random.initial_seed, "get_rng_state": random.get_rng_state,
+        "set_rng_state": random.set_rng_state, "default_generator": generator.default_generator}),
     "default_generator": generator.default_generator,
     "no_grad": grad_mode.no_grad,
     "enable_grad": grad_mode.enable_grad,
