@@ -40,7 +40,7 @@ def test_fma32_matches_exact_arithmetic() -> None:
     b = (rng.standard_normal(2000) * 10.0 ** rng.integers(-8, 8, 2000)).astype(np.float32)
     c = np.where(rng.random(2000) < 0.5, -(a * b), rng.standard_normal(2000)).astype(np.float32)
     got = fma32(a, b, c)
-    for x, y, z, r in zip(a.tolist(), b.tolist(), c.tolist(), got.tolist()):
+    for x, y, z, r in zip(a.tolist(), b.tolist(), c.tolist(), got.tolist(), strict=True):
         assert r == float(_nearest_float32(Fraction(x) * Fraction(y) + Fraction(z)))
 
 
@@ -50,5 +50,5 @@ def test_fma64_matches_exact_arithmetic() -> None:
     b = rng.standard_normal(2000) * 10.0 ** rng.integers(-20, 20, 2000)
     c = np.where(rng.random(2000) < 0.5, -(a * b), rng.standard_normal(2000))
     got = fma64(a, b, c)
-    for x, y, z, r in zip(a.tolist(), b.tolist(), c.tolist(), got.tolist()):
+    for x, y, z, r in zip(a.tolist(), b.tolist(), c.tolist(), got.tolist(), strict=True):
         assert r == float(Fraction(x) * Fraction(y) + Fraction(z))

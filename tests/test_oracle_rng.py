@@ -9,6 +9,7 @@ compared for equality, not closeness. No torch needed.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -32,7 +33,8 @@ def test_case_equals_pytorch(name: str, cli: Any) -> None:
     assert_matches_pytorch(cli, program, recorded)
     expected = load_json(recorded)
     actual = json.loads(cli("run", str(program), "--json").stdout)
-    assert actual["stdout"] == expected["stdout"]
+    # the harness writes every printed address as 0x? (agraph's are numbered per run)
+    assert re.sub(r" at 0x[0-9a-f]+", " at 0x?", actual["stdout"]) == expected["stdout"]
     tensors = {t["name"]: t for t in actual["tensors"]}
     for tensor in expected["tensors"]:
         for field in FIELDS:
