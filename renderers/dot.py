@@ -2,15 +2,19 @@
 
 Every text from a program reaches DOT as an escaped, non-HTML string: backslashes doubled (so
 `\\N`, `\\l` stay literal), quotes escaped by the package, control characters made spaces.
+The one HTML-like label is the graph's own (the caption and the legend's key, a table): every
+text in it is HTML-escaped (`html_text`).
 """
 
 from __future__ import annotations
 
+import html
+import math
 from collections import Counter
 
 import graphviz
 
-from renderers.model import ROLE_MEANINGS, Edge, Graph, Node
+from renderers.model import ROLE_MEANINGS, UNCONNECTED, Edge, Graph, Node
 from renderers.style import EDGE_STYLES, ROLE_STYLES
 
 FONT = "Helvetica"
@@ -84,9 +88,11 @@ def spread_fans(graph: Graph) -> tuple[list[Node], list[Edge]]:
 def render_dot(graph: Graph) -> str:
     """DOT source of the picture; the same model gives the same text, byte for byte."""
     graph_attrs = {"rankdir": graph.rankdir, "fontname": FONT, "fontsize": "10"}
-    caption = ([graph.title] if graph.title else []) + graph.notes
-    if caption:
-        graph_attrs.update(label=dot_label(caption), labelloc="b")
+    key = [role for role in graph.roles() if role not in UNEXPLAINED] if (
+        graph.legend and graph.edges) else []  # a lone node's label says all a key would
+    caption = caption_label(caption_lines(graph), key, estimated_size(graph))
+    if caption is not None:
+        graph_attrs.update(label=caption, labelloc="b", labeljust="l")
     dot = graphviz.Digraph("agraph", graph_attr=graph_attrs,
                            node_attr={"fontname": FONT, "fontsize": "10"},
                            edge_attr={"fontname": FONT, "fontsize": "9"})
@@ -99,20 +105,137 @@ def render_dot(graph: Graph) -> str:
     for cluster in graph.clusters:
         with dot.subgraph(name=f"cluster_{cluster.id}") as sub:
             sub.attr(label=dot_label([cluster.label]), labelloc="t", style="dashed",
-                     color="#7950f2")
+                     color="#adb5bd" if cluster.id == UNCONNECTED else "#7950f2")
             for node in graph.nodes:
                 if node.cluster == cluster.id:
                     _add_node(sub, node)
     for edge in edges:
         _add_edge(dot, edge)
-    roles = graph.roles()
-    if graph.legend and roles:
-        with dot.subgraph(name="cluster_legend") as legend:
-            legend.attr(label="legend", labelloc="t", style="dashed", color="#adb5bd")
-            for role in roles:
-                kind = next(n.kind for n in graph.nodes if n.role == role)
-                legend.node(f"legend_{role}", label=dot_label([ROLE_MEANINGS[role]]),
-                            **node_attrs(kind, role))
-            for left, right in zip(roles, roles[1:], strict=False):  # in ROLES order
-                legend.edge(f"legend_{left}", f"legend_{right}", style="invis")
     return dot.source
+
+
+UNEXPLAINED = ("op",)  # an ellipse with an op's name needs no key
+CHAR_WIDTH = 4.4  # points per character of Helvetica at 10pt, on average
+KEY_CHAR_WIDTH = 4.4  # ... at the legend's 8pt, and a swatch with its spacing:
+KEY_SWATCH_WIDTH = 32.0
+NODE_SEP = 18.0  # points between two nodes of a rank (Graphviz's nodesep 0.25in)
+RANK_SEP = 36.0  # points between ranks (ranksep 0.5in)
+LINE_HEIGHT = 12.0  # points per label line at 10pt
+KEY_ROW_HEIGHT = 10.0  # points per row of the legend, after a first 9
+KEY_MARGIN = 9.0
+
+
+def caption_lines(graph: Graph) -> list[str]:
+    """The title and the notes, each once (a note that a note node already shows is not
+    repeated under the picture)."""
+    shown = {node.label[0] for node in graph.nodes if node.kind == "note" and node.label}
+    return ([graph.title] if graph.title else []) + [n for n in graph.notes if n not in shown]
+
+
+def html_text(text: str) -> str:
+    """Text for an HTML-like label: every markup character escaped, control characters made
+    spaces, so a program's text stays text."""
+    return html.escape("".join(c if c.isprintable() else " " for c in text), quote=True)
+
+
+def estimated_size(graph: Graph) -> tuple[float, float]:
+    """About how wide and high Graphviz will draw the graph, in points, without laying it out:
+    nodes are put in ranks by their longest path from a source; a rank is as wide as its
+    labels. (The legend's rows are chosen to add the least area to the picture.)"""
+    incoming: dict[str, list[str]] = {}
+    outgoing: dict[str, list[str]] = {}
+    for edge in graph.edges:
+        outgoing.setdefault(edge.src, []).append(edge.dst)
+        incoming.setdefault(edge.dst, []).append(edge.src)
+    waiting = {node.id: len(incoming.get(node.id, ())) for node in graph.nodes}
+    rank = dict.fromkeys(waiting, 0)
+    ready = [node_id for node_id, count in waiting.items() if count == 0]
+    order: list[str] = []
+    while ready:  # Kahn's order; nodes on a cycle keep rank 0
+        current = ready.pop()
+        order.append(current)
+        for target in outgoing.get(current, ()):
+            if target in waiting:
+                rank[target] = max(rank[target], rank[current] + 1)
+                waiting[target] -= 1
+                if waiting[target] == 0:
+                    ready.append(target)
+    for node_id in reversed(order):  # Graphviz pulls a source down to just above its users
+        users = [rank[target] for target in outgoing.get(node_id, ()) if target in rank]
+        if node_id not in incoming and users:
+            rank[node_id] = min(users) - 1
+    widths: dict[int, list[float]] = {}
+    heights: dict[int, float] = {}
+    for node in graph.nodes:
+        width = CHAR_WIDTH * max((len(line) for line in node.label), default=4) + 16
+        widths.setdefault(rank[node.id], []).append(width * (1.5 if node.kind == "op" else 1))
+        height = LINE_HEIGHT * max(1, len(node.label)) + 10
+        heights[rank[node.id]] = max(heights.get(rank[node.id], 0.0), height)
+    if not widths:
+        return 0.0, 0.0
+    across = max(sum(ws) + NODE_SEP * (len(ws) - 1) for ws in widths.values())
+    along = sum(heights.values()) + RANK_SEP * (len(heights) - 1)
+    if graph.rankdir in ("LR", "RL"):
+        along = sum(max(ws) for ws in widths.values()) + RANK_SEP * (len(widths) - 1)
+        across = max(heights.values()) * max(map(len, widths.values()))
+        return along, across
+    return across, along
+
+
+def key_rows(roles: list[str], size: tuple[float, float]) -> list[list[str]]:
+    """The legend's entries in rows: as many rows as add the least area to a picture of about
+    `size` (a wide key widens a small picture; each row adds a row's height)."""
+    graph_width, graph_height = size
+    entries = [KEY_SWATCH_WIDTH + KEY_CHAR_WIDTH * len(ROLE_MEANINGS[role]) for role in roles]
+    best: list[list[str]] = []
+    best_area = math.inf
+    limits = [graph_width] + [sum(entries) / count for count in range(1, len(roles) + 1)]
+    for limit in limits:
+        rows, width = fill_rows(roles, entries, limit)
+        area = max(graph_width, width) * (graph_height + KEY_MARGIN + KEY_ROW_HEIGHT * len(rows))
+        if area < best_area - 1e-6:
+            best, best_area = rows, area
+    return best
+
+
+def fill_rows(roles: list[str], entries: list[float], limit: float
+              ) -> tuple[list[list[str]], float]:
+    """Entries in order, a new row when the next would pass `limit`; (rows, widest row)."""
+    rows: list[list[str]] = []
+    used = widest = 0.0
+    for role, entry in zip(roles, entries, strict=True):
+        if rows and used + entry <= limit + 1e-6:
+            rows[-1].append(role)
+            used += entry
+        else:
+            rows.append([role])
+            used = entry
+        widest = max(widest, used)
+    return rows, widest
+
+
+def caption_label(lines: list[str], roles: list[str], size: tuple[float, float]) -> str | None:
+    """The label under the graph: the caption lines, then the legend as a compact key (a small
+    swatch per role beside its meaning, in the rows that add the least area). The graph's
+    label is the one HTML-like label agraph writes (a table is what keeps the key short);
+    every text in it is escaped by `html_text`."""
+    if not lines and not roles:
+        return None
+    key = key_rows(roles, size)
+    span = 3 * max([1, *map(len, key)])  # swatch, meaning, a gap before the next entry
+    rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="{span}">{html_text(line)}</TD></TR>'
+            for line in lines]
+    for entries in key:
+        cells = []
+        for role in entries:
+            style = ROLE_STYLES.get(role, {})
+            cells.append(f'<TD WIDTH="12" HEIGHT="8" FIXEDSIZE="TRUE" BORDER="1" '
+                         f'BGCOLOR="{style.get("fillcolor", "#ffffff")}" '
+                         f'COLOR="{style.get("color", "#444444")}"></TD><TD ALIGN="LEFT">'
+                         f'<FONT POINT-SIZE="8">{html_text(ROLE_MEANINGS[role])}</FONT></TD>'
+                         '<TD WIDTH="10"></TD>')
+        if len(entries) < span // 3:
+            cells.append(f'<TD COLSPAN="{span - 3 * len(entries)}"></TD>')
+        rows.append("<TR>" + "".join(cells) + "</TR>")
+    return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="0">'
+            + "".join(rows) + "</TABLE>>")

@@ -22,21 +22,24 @@ ROLES = ("leaf", "no_grad", "intermediate", "retained", "root", "derivative", "g
 # What an edge stands for ("path": on a chain-rule path that `agraph explain` shows).
 EDGE_KINDS = ("data", "next", "saved", "grad", "cut", "path")
 
-ROLE_MEANINGS = {
-    "leaf": "leaf that requires grad",
-    "no_grad": "requires no grad",
-    "intermediate": "computed (non-leaf)",
-    "retained": "non-leaf with retain_grad()",
-    "root": "backward() started here",
-    "derivative": "made by create_graph=True",
-    "grad_seed": "gradient fed into backward",
-    "anomaly": "NaN or infinity",
-    "path": "on a path explained",
-    "op": "op (and its grad_fn)",
-    "broadcast": "gradient summed to the input's shape",
-    "saved": "saved for backward",
-    "freed": "saved, freed by backward",
+ROLE_MEANINGS = {  # the legend's key: short, it sits under the graph
+    "leaf": "leaf",
+    "no_grad": "no grad",
+    "intermediate": "computed",
+    "retained": "retain_grad()",
+    "root": "backward()",
+    "derivative": "create_graph",
+    "grad_seed": "grad fed in",
+    "anomaly": "NaN or inf",
+    "path": "explained path",
+    "op": "op",
+    "broadcast": "summed to shape",
+    "saved": "saved",
+    "freed": "freed",
 }
+
+# Nodes with no edge, in a graph that has edges, are drawn together in this cluster.
+UNCONNECTED = "unconnected"
 
 
 @dataclass(frozen=True)
@@ -98,3 +101,19 @@ class Graph:
             "clusters": [{"id": c.id, "label": c.label} for c in self.clusters],
             "notes": list(self.notes),
         }
+
+
+def group_unconnected(graph: Graph) -> Graph:
+    """Put the nodes that no edge touches (a tensor named but never used in the graph) in a
+    cluster labelled "not connected", so they do not sit among the graph unexplained."""
+    if not graph.edges:
+        return graph
+    touched = {e.src for e in graph.edges} | {e.dst for e in graph.edges}
+    alone = [n for n in graph.nodes if n.id not in touched and not n.cluster]
+    if not alone:
+        return graph
+    ids = {n.id for n in alone}
+    graph.nodes = [n for n in graph.nodes if n.id not in ids] + [
+        Node(n.id, n.kind, n.label, n.role, UNCONNECTED, n.attrs) for n in alone]
+    graph.clusters.append(Cluster(UNCONNECTED, "not connected"))
+    return graph

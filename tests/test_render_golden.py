@@ -85,7 +85,7 @@ def test_seed_svg_is_xml_with_names_values_grads(name: str) -> None:
     texts = {e.text for e in root.iter() if e.tag.endswith("text")}
     expected = {
         "seed_000_leaf_grad_fn": {"w", "x", "a", "b", "y", "= 6.", "grad = 5.", "grad = 2."},
-        "seed_000_dynamic_graph_rnn": {"W_h", "W_x", "h2h", "i2h", "next_h", "next_h'", "loss",
+        "seed_000_dynamic_graph_rnn": {"W_h", "W_x", "h2h", "i2h", "next_h", "next_h (2)", "loss",
                                        "grad [20, 20] float32", "TanhBackward0"},
         "seed_002_retain_grad": {"w", "a", "y", "= [6.]", "grad = [5.]", "grad = [2.]"},
         "seed_004_autograd_grad_create_graph": {"x", "y", "grad_1[0]", "= [6.]", "grad_2[0]",

@@ -33,7 +33,7 @@ def tensors(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {n["label"][0]: n for n in data["nodes"] if n["kind"] in ("tensor", "accumulate")}
 
 
-def test_rebound_names_get_primes_in_binding_order() -> None:
+def test_rebound_names_are_numbered_in_binding_order() -> None:
     data = graph(run("""
         x = torch.ones(2, requires_grad=True)
         h = x * 2
@@ -42,7 +42,7 @@ def test_rebound_names_get_primes_in_binding_order() -> None:
         loss = h.sum()
     """))
     names = [n["label"][0] for n in data["nodes"] if n["kind"] == "tensor"]
-    assert names == ["x", "h", "h'", "h''", "loss"]
+    assert names == ["x", "h", "h (2)", "h (3)", "loss"]
 
 
 def test_positions_make_the_ids() -> None:

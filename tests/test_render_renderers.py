@@ -11,7 +11,7 @@ import pytest
 from renderers.dot import render_dot
 from renderers.json_graph import render_json
 from renderers.mermaid import render_mermaid
-from renderers.model import Cluster, Edge, Graph, Node
+from renderers.model import ROLE_MEANINGS, Cluster, Edge, Graph, Node
 from renderers.svg import GraphvizMissing, layout, render_image, render_svg
 
 HOSTILE = [
@@ -48,8 +48,10 @@ def test_dot_escapes_everything_a_program_can_write() -> None:
     source = render_dot(hostile_graph())
     assert "<script>" in source  # as quoted text...
     for line in source.splitlines():
-        if "label=" in line:
-            assert "label=<" not in line  # ...never as an HTML-like label
+        if "label=" in line and not line.lstrip().startswith("graph "):
+            assert "label=<" not in line  # ...never as an HTML-like label, but the graph's
+    graph_line = next(line for line in source.splitlines() if line.lstrip().startswith("graph"))
+    assert "<script>" not in graph_line and "&lt;script&gt;" in graph_line  # escaped there
     assert '\\" onload=\\"alert(2)' in source
     assert "back\\\\slash \\\\N \\\\G \\\\l end\\\\" in source
     assert "line break tab" in source  # control characters become spaces
@@ -119,8 +121,9 @@ def test_unknown_image_format_is_refused() -> None:
 
 def test_legend_lists_only_roles_present() -> None:
     source = render_dot(small_graph())
-    assert "legend_leaf" in source and "legend_root" in source and "legend_op" in source
-    assert "legend_retained" not in source
+    for role in ("leaf", "root", "op"):
+        assert ROLE_MEANINGS[role] in source
+    assert ROLE_MEANINGS["retained"] not in source
     no_legend = small_graph()
     no_legend.legend = False
     assert "legend" not in render_dot(no_legend)

@@ -31,13 +31,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from autograd_cli.graph.labels import compact_values, numbered, public_op_name
 from autograd_cli.language.bounds import Bound
 from engine import grad_mode, recording
 from engine.autograd import AccumulateGrad
 from engine.nn import Module
 from engine.printing import tensor_repr
 from engine.tensor import Tensor
-from renderers.model import Cluster, Edge, Graph, Node
+from renderers.model import Cluster, Edge, Graph, Node, group_unconnected
 
 VALUE_LIMIT = 9  # tensors with at most this many elements show their values
 LABEL_WIDTH = 60  # characters of a label line before it is shortened with "…"
@@ -87,8 +88,9 @@ def dtype_name(dtype: np.dtype) -> str:
 
 def value_text(summary: Summary) -> str | None:
     """The values as PyTorch prints them by default, without `tensor(...)` and dtype: `[5.]`,
-    `3.`. (Default print options: a label is agraph's text, never `set_printoptions`' 10**6
-    digits.)"""
+    `3.`; when that is longer than a label line, rounded to two digits and cut between
+    numbers: `[0.50, -0.65, 1.6, ... 3 more]` (labels.compact_values). (Default print
+    options: a label is agraph's text, never `set_printoptions`' 10**6 digits.)"""
     if summary.small is None:
         return None
     from autograd_cli.graph.report import default_print_options
@@ -96,7 +98,15 @@ def value_text(summary: Summary) -> str | None:
     with default_print_options():
         text = " ".join(tensor_repr(summary.small).split())
     text = re.sub(r",\s*(dtype|size)=[^,)]*", "", text)
-    return shorten(text.removeprefix("tensor(").removesuffix(")"))
+    text = text.removeprefix("tensor(").removesuffix(")")
+    return text if len(text) <= LABEL_WIDTH else compact_values(summary.small, LABEL_WIDTH)
+
+
+def value_changed(before: Summary, after: Summary) -> bool:
+    """Do two summaries of one tensor hold different values (both small enough to keep)?"""
+    if before.small is None or after.small is None or before.small.shape != after.small.shape:
+        return False
+    return not np.array_equal(before.small, after.small, equal_nan=before.small.dtype.kind == "f")
 
 
 def shape_text(summary: Summary) -> str:
@@ -260,7 +270,7 @@ class GraphRecorder:
                     source.inputs, source.needs, source.scalars = (), (), ()
             records = [self._record_of(o) for o in outputs]
             for record in records:
-                record.op = snake_case(op_name)
+                record.op = public_op_name(op_name)
         else:
             records = self._new_node_records(grad_fn, [summarize(o) for o in outputs])
             records[0].elementwise = bool(getattr(grad_fn, "promotes", False))
@@ -478,8 +488,7 @@ def reachable(roots: list[Record], walked: dict[Record, None] | None = None,
 
 def display_names(records: list[Record], bound: Bound | None = None) -> dict[Record, str]:
     """Each tensor by the first name it was bound to (a function's parameter does not rename
-    a tensor); drawn tensors that share a name are told apart in binding order with primes:
-    y, y', y'', y''', then y'4, y'5, ..."""
+    a tensor); drawn tensors that share a name are numbered in binding order: y, y (2), y (3)."""
     bound = bound or Bound.unbounded()
     named: dict[str, list[tuple[int, Record]]] = {}
     for record in records:
@@ -490,7 +499,7 @@ def display_names(records: list[Record], bound: Bound | None = None) -> dict[Rec
     labels: dict[Record, str] = {}
     for name, holders in named.items():
         for rank, (_, record) in enumerate(sorted(holders, key=lambda h: h[0])):
-            labels[record] = shorten(name + ("'" * rank if rank <= 3 else f"'{rank}"))
+            labels[record] = shorten(numbered(name, rank + 1))
     return labels
 
 
@@ -556,8 +565,11 @@ def tensor_lines(record: Record, snap: Snapshot, options: ViewOptions,
                              "has_grad": grad is not None, "line": record.line, "col": record.col}
     value = value_text(summary)
     if options.values and value is not None:
-        lines.append(f"= {value}")
+        changed = summary is not record.summary and value_changed(record.summary, summary)
+        lines.append(f"= {value} (end of program)" if changed else f"= {value}")
         attrs["value"] = value
+        if changed:  # a leaf updated after the ops drawn used it (an optimizer step)
+            attrs["value_when_used"] = value_text(record.summary)
     if options.grads and grad is not None:
         text = value_text(grad)
         lines.append(f"grad = {text}" if text is not None else f"grad {shape_text(grad)}")
@@ -743,5 +755,5 @@ def build_graph(recorder: GraphRecorder, options: ViewOptions,
     raises LimitExceeded when the time or memory limit is hit."""
     snap = recorder.snapshot(pass_number, bound)
     if options.view == "backward":
-        return backward_graph(snap, options, bound)
-    return forward_graph(snap, options, bound)
+        return group_unconnected(backward_graph(snap, options, bound))
+    return group_unconnected(forward_graph(snap, options, bound))
