@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from autograd_cli.rendering import record_program, render
+from autograd_cli.graph.rendering import record_program, render
 
 from tests.test_render_golden import GOLDEN, SEEDS, check_golden
 
