@@ -80,6 +80,10 @@ class Graph:
     edges: list[Edge] = field(default_factory=list)
     clusters: list[Cluster] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # The HTML view's extras (empty otherwise, and then left out of the JSON form): the replay
+    # of the run, event by event, and the source lines that nodes and events point to.
+    timeline: list[dict[str, Any]] = field(default_factory=list)
+    source: dict[str, str] = field(default_factory=dict)
 
     def roles(self) -> list[str]:
         """The roles that occur, in ROLES order (what a legend explains)."""
@@ -88,6 +92,8 @@ class Graph:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: the `graph` field of `agraph run --json` and `render --format json`."""
+        extras = {key: value for key, value in (("timeline", self.timeline),
+                                                ("source", self.source)) if value}
         return {
             "version": FORMAT_VERSION,
             "view": self.view,
@@ -100,6 +106,7 @@ class Graph:
                       for e in self.edges],
             "clusters": [{"id": c.id, "label": c.label} for c in self.clusters],
             "notes": list(self.notes),
+            **extras,
         }
 
 

@@ -15,8 +15,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from autograd_cli.graph.rendering import record_program, render
 
+from autograd_cli.graph.rendering import record_program, render
 from tests.test_render_golden import GOLDEN, SEEDS, check_golden
 
 ROOT = Path(__file__).resolve().parent.parent

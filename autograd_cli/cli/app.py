@@ -44,6 +44,7 @@ class Format(str, Enum):
     dot = "dot"
     json = "json"
     mermaid = "mermaid"
+    html = "html"
 
 
 class View(str, Enum):

@@ -413,6 +413,9 @@ def _render(recorder: Any, fmt: str, file: str, options: dict[str, Any],
     problems: list[ScriptError] = []
 
     def draw() -> bytes:
+        if fmt == "html":  # both views in one page
+            return rendering.render_page(recorder, **options, file_name=display_name(file),
+                                         transform=transform, bound=bound)
         graph = rendering.graph_model(recorder, **options, bound=bound)
         return rendering.render_model(transform(graph) if transform else graph, fmt)
 

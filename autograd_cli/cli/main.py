@@ -34,8 +34,8 @@ FLAGS: dict[str, dict[str, tuple[str, bool]]] = {
 PATH = "path"
 VALUED: dict[str, dict[str, tuple[str, Any]]] = {
     "run": {},
-    "render": {"--format": ("fmt", ("svg", "png", "pdf", "dot", "json", "mermaid")),
-               "-f": ("fmt", ("svg", "png", "pdf", "dot", "json", "mermaid")),
+    "render": {"--format": ("fmt", ("svg", "png", "pdf", "dot", "json", "mermaid", "html")),
+               "-f": ("fmt", ("svg", "png", "pdf", "dot", "json", "mermaid", "html")),
                "--output": ("output", PATH), "-o": ("output", PATH),
                "--view": ("view", ("forward", "backward")), "--rankdir": ("rankdir", ("TB", "LR"))},
     "check": {},

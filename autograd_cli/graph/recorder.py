@@ -43,6 +43,7 @@ from renderers.model import Cluster, Edge, Graph, Node, group_unconnected
 VALUE_LIMIT = 9  # tensors with at most this many elements show their values
 LABEL_WIDTH = 60  # characters of a label line before it is shortened with "…"
 DEFAULT_MAX_NODES = 300
+VISITS_KEPT = 16  # backward visits kept per record (a training loop visits a leaf each step)
 SLOT_NAMES = ("self", "other")  # PyTorch's names of a saved first/second input
 
 
@@ -142,7 +143,7 @@ class Record:
     __slots__ = ("seq", "line", "col", "op", "grad_fn", "primary", "inputs", "needs", "scalars",
                  "elementwise",
                  "summary", "requires_grad", "name", "grad", "flow", "retained", "root",
-                 "seed", "derived", "saved", "tensor", "node", "__weakref__")
+                 "seed", "derived", "saved", "tensor", "node", "step", "visits", "__weakref__")
 
     def __init__(self, seq: int, location: tuple[int, int], summary: Summary,
                  requires_grad: bool, grad_fn: str | None = None) -> None:
@@ -167,6 +168,10 @@ class Record:
         self.saved: tuple[tuple[str, Summary], ...] = ()
         self.tensor: weakref.ref[Tensor] | None = None  # leaves only, to refresh value and grad
         self.node: weakref.ref[Any] | None = None  # the grad_fn, while it lives
+        self.step = 0  # the statement (counted from 1 as the program ran) that made it
+        # the last backward nodes run for it: (event number, pass, grad or grad_output then,
+        # the line of the backward() call)
+        self.visits: tuple[tuple[int, int, Summary | None, int], ...] = ()
 
     @property
     def is_leaf(self) -> bool:
@@ -210,6 +215,7 @@ class Snapshot:
     grad_links: list[tuple[Record, Record]]
     names: dict[Record, str]
     notes: list[str]
+    program: list[str] = field(default_factory=list)  # the source lines (the HTML view's)
 
 
 class GraphRecorder:
@@ -227,11 +233,15 @@ class GraphRecorder:
         self._by_node: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
         self._engine_pass = -1  # recording.backward_passes at the last backward node
         self._statement: tuple[int, int, int] | None = None  # first line, last line, col
+        self._step = 0  # statements run so far
+        self._events = itertools.count(1)  # backward nodes run so far
+        self.source_lines: list[str] = []  # the program's text, for the HTML view's details
 
     # --- the observer interface ----------------------------------------------------------
 
     def on_statement(self, node: Any) -> None:
         """The interpreter starts a statement: positions of ops fall back to it."""
+        self._step += 1
         self._statement = (node.lineno, getattr(node, "end_lineno", None) or node.lineno,
                            node.col_offset + 1)
 
@@ -315,6 +325,9 @@ class GraphRecorder:
                     seed.seed = True
         if leaf is not None and leaf.grad is not None:
             record.grad = summarize(leaf.grad)
+        shown = record.grad if leaf is not None else record.flow
+        record.visits = (*record.visits[1 - VISITS_KEPT:],
+                         (next(self._events), self.passes, shown, self._here()[0]))
         for ref in (getattr(node, "retained", None) or {}).values():
             tensor = ref()
             if tensor is not None and tensor.grad is not None:
@@ -350,6 +363,7 @@ class GraphRecorder:
             record = Record(next(self._sequence), where or self._here(),
                             summarize(tensor), tensor.requires_grad)
             record.derived = recording.backward_depth > 0
+            record.step = self._step
             key = id(tensor)
             record.tensor = weakref.ref(tensor, partial(self._forget_tensor, key))
             self._by_tensor[key] = record
@@ -375,6 +389,7 @@ class GraphRecorder:
             record.op = op_display_name(name)
             record.node = ref
             record.derived = recording.backward_depth > 0
+            record.step = self._step
         self._by_node[key] = (ref, records)
         return records
 
@@ -426,7 +441,7 @@ class GraphRecorder:
         notes = [] if records else ["no tensors were recorded"]
         return Snapshot(records, expand, {r for r in records if r.root}, values, grads,
                         {r: r.flow for r in records if r.flow is not None}, links,
-                        display_names(records, bound), notes)
+                        display_names(records, bound), notes, self.source_lines)
 
     def _pass_snapshot(self, number: int, bound: Bound) -> Snapshot:
         captured = self.captured
@@ -436,7 +451,8 @@ class GraphRecorder:
         records, expand = reachable(list(captured.records), captured.records, bound)
         notes = [f"the graph that backward pass {number} of {self.passes} walked"]
         return Snapshot(records, expand, set(captured.roots), captured.values, captured.grads,
-                        captured.flows, [], display_names(records, bound), notes)
+                        captured.flows, [], display_names(records, bound), notes,
+                        self.source_lines)
 
 
 def saved_summaries(node: Any) -> tuple[tuple[str, Summary], ...]:
@@ -515,6 +531,7 @@ class ViewOptions:
     rankdir: str = "TB"
     max_nodes: int = DEFAULT_MAX_NODES
     title: str = ""
+    details: bool = False  # the HTML view's extras: timeline, source lines, ops' saved tensors
 
 
 DERIVATIVE = Cluster("derivative", "derivative graph (create_graph=True)")
@@ -620,8 +637,14 @@ def forward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = No
         graph.edges.append(Edge(tensor_id[source], tensor_id[target], "grad", "grad"))
     if any(n.cluster for n in graph.nodes):
         graph.clusters.append(DERIVATIVE)
-    return with_labels(cap(graph, options.max_nodes, toward_inputs=True, bound=bound), labels,
-                       snap, options)
+    graph = with_labels(cap(graph, options.max_nodes, toward_inputs=True, bound=bound), labels,
+                        snap, options)
+    if options.details:
+        from autograd_cli.graph.details import add_details
+
+        made = [(r, op_id[r]) for r in op_id] + list(tensor_id.items())
+        add_details(graph, made, tensor_id, snap.records, snap.program)
+    return graph
 
 
 def backward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = None) -> Graph:
@@ -678,8 +701,13 @@ def backward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = N
             graph.edges.append(Edge(start, node_id[source], "next"))
     if any(n.cluster for n in graph.nodes):
         graph.clusters.append(DERIVATIVE)
-    return with_labels(cap(graph, options.max_nodes, toward_inputs=False, bound=bound), labels,
-                       snap, options)
+    graph = with_labels(cap(graph, options.max_nodes, toward_inputs=False, bound=bound), labels,
+                        snap, options)
+    if options.details:
+        from autograd_cli.graph.details import add_details
+
+        add_details(graph, list(node_id.items()), node_id, snap.records, snap.program)
+    return graph
 
 
 def with_labels(graph: Graph, labels: dict[str, tuple[Record, tuple[str, ...], str]],

@@ -24,7 +24,7 @@ from autograd_cli.language.bounds import Bound
 from renderers.model import Graph
 from renderers.svg import IMAGE_FORMATS, GraphvizFailed, GraphvizMissing
 
-FORMATS = ("svg", "png", "pdf", "dot", "json", "mermaid")
+FORMATS = ("svg", "png", "pdf", "dot", "json", "mermaid", "html")
 VIEWS = ("forward", "backward")
 RANKDIRS = ("TB", "LR", "BT", "RL")
 
@@ -51,6 +51,7 @@ def record_program(text: str, limits: Any = None, *, keep_pass: int | None = Non
 
     if recorder is None:
         recorder = GraphRecorder(keep_pass=keep_pass)
+    recorder.source_lines = text.splitlines()
     result = run_observed(text, limits, observers=[recorder, *observers], echo=echo)
     recorder.set_variables(result.variables)
     return result, recorder
@@ -59,7 +60,7 @@ def record_program(text: str, limits: Any = None, *, keep_pass: int | None = Non
 def graph_model(recorder: GraphRecorder, *, view: str = "forward",
                 pass_number: int | None = None, show_saved: bool = False, values: bool = True,
                 grads: bool = True, legend: bool = True, rankdir: str = "TB",
-                max_nodes: int = DEFAULT_MAX_NODES, title: str = "",
+                max_nodes: int = DEFAULT_MAX_NODES, title: str = "", details: bool = False,
                 bound: Bound | None = None) -> Graph:
     """The neutral model of the requested view; its making ticks `bound`
     (autograd_cli/language/bounds.py: it raises LimitExceeded when the time or memory limit is
@@ -78,7 +79,8 @@ def graph_model(recorder: GraphRecorder, *, view: str = "forward",
         if recorder.keep_pass != pass_number:
             raise RenderError(f"--pass {pass_number}: the recorder kept pass "
                               f"{recorder.keep_pass}; make it with keep_pass={pass_number}")
-    options = ViewOptions(view, values, grads, show_saved, legend, rankdir, max_nodes, title)
+    options = ViewOptions(view, values, grads, show_saved, legend, rankdir, max_nodes, title,
+                          details)
     return build_graph(recorder, options, pass_number, bound)
 
 
@@ -95,13 +97,32 @@ def render(recorder: GraphRecorder, *, fmt: str = "svg", **options: Any) -> byte
     """
     if fmt not in FORMATS:
         raise RenderError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+    if fmt == "html":
+        return render_page(recorder, **options)
     return render_model(graph_model(recorder, **options), fmt)
+
+
+def render_page(recorder: GraphRecorder, *, view: str = "forward", file_name: str = "",
+                transform: Any = None, **options: Any) -> bytes:
+    """The interactive HTML page: both views (the one asked for first), each with its
+    timeline and details (renderers/html.py); `transform` marks up each model first."""
+    views = []
+    for name in (view, *(v for v in VIEWS if v != view)):
+        graph = graph_model(recorder, view=name, details=True, **options)
+        views.append(transform(graph) if transform else graph)
+    from renderers.html import render_html
+
+    return render_html(views, file_name)
 
 
 def render_model(graph: Graph, fmt: str = "svg") -> bytes:
     """A model (e.g. one that `explain` or `--detect-anomaly` marked up) as bytes in `fmt`."""
     if fmt not in FORMATS:
         raise RenderError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+    if fmt == "html":
+        from renderers.html import render_html
+
+        return render_html([graph])
     if fmt == "json":
         from renderers.json_graph import render_json
 
