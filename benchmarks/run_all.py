@@ -85,6 +85,33 @@ def bench_render(repeat: int, torch: bool) -> None:
     row("seed render peak memory", f"{peak:.0f} MiB", "", "", "<= 60 MiB")
 
 
+RNN = """import torch
+torch.manual_seed(0)
+W_h = torch.randn(8, 8, requires_grad=True)
+W_x = torch.randn(8, 4, requires_grad=True)
+h = torch.zeros(1, 8)
+for t in range({steps}):
+    x = torch.full((1, 4), t * 0.01)
+    h = torch.tanh(h @ W_h.t() + x @ W_x.t())
+loss = h.sum()
+loss.backward()
+"""
+
+
+def bench_big_graphs(repeat: int) -> None:
+    """An RNN unrolled 300 steps (3,900 nodes) and 770 steps (10,000 nodes), run and drawn:
+    loops folded by default (one screen), and the 10,000 nodes cut to --max-nodes unfolded."""
+    with tempfile.TemporaryDirectory() as folder:
+        for steps, nodes in ((300, "3,900"), (770, "10,000")):
+            program = Path(folder) / f"rnn{steps}.expr"
+            program.write_text(RNN.format(steps=steps), encoding="utf-8")
+            for extra, what in (([], "folded"), (["--unroll"], "--unroll")):
+                seconds = timed([*AGRAPH, "render", str(program), "--svg", *extra], repeat)
+                row(f"render {nodes}-node RNN, {what}", f"{seconds:.2f} s", "", "", "< 5 s")
+            html = timed([*AGRAPH, "render", str(program), "--format", "html"], repeat)
+            row(f"render {nodes}-node RNN, html", f"{html:.2f} s", "", "", "< 5 s")
+
+
 LOOP_ITERATIONS = 800  # samples/no_grad_regression.expr
 
 
@@ -270,6 +297,7 @@ def main() -> None:
     row("measure", "agraph", "baseline", "ratio", "target")
     bench_startup(repeat)
     bench_render(repeat, torch)
+    bench_big_graphs(repeat)
     bench_training_loop(torch, repeat)
     bench_chain(100_000 if args.quick else 1_000_000, torch)
     bench_chain_memory((25_000, 100_000) if args.quick else (250_000, 1_000_000))

@@ -221,11 +221,9 @@ def caption_label(lines: list[str], roles: list[str], size: tuple[float, float])
     every text in it is escaped by `html_text`."""
     if not lines and not roles:
         return None
-    key = key_rows(roles, size)
-    span = 3 * max([1, *map(len, key)])  # swatch, meaning, a gap before the next entry
-    rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="{span}">{html_text(line)}</TD></TR>'
-            for line in lines]
-    for entries in key:
+    rows = [f'<TR><TD ALIGN="LEFT">{html_text(line)}</TD></TR>' for line in lines]
+    key = []
+    for entries in key_rows(roles, size):
         cells = []
         for role in entries:
             style = ROLE_STYLES.get(role, {})
@@ -234,8 +232,12 @@ def caption_label(lines: list[str], roles: list[str], size: tuple[float, float])
                          f'COLOR="{style.get("color", "#444444")}"></TD><TD ALIGN="LEFT">'
                          f'<FONT POINT-SIZE="8">{html_text(ROLE_MEANINGS[role])}</FONT></TD>'
                          '<TD WIDTH="10"></TD>')
-        if len(entries) < span // 3:
-            cells.append(f'<TD COLSPAN="{span - 3 * len(entries)}"></TD>')
-        rows.append("<TR>" + "".join(cells) + "</TR>")
-    return ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="0">'
-            + "".join(rows) + "</TABLE>>")
+        key.append("<TR>" + "".join(cells) + "</TR>")
+    if key and rows:  # a table of its own, so long caption lines do not spread its columns
+        rows.append(f'<TR><TD ALIGN="LEFT">{TABLE}{"".join(key)}</TABLE></TD></TR>')
+    else:
+        rows += key
+    return f"<{TABLE}{''.join(rows)}</TABLE>>"
+
+
+TABLE = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="1" CELLPADDING="0">'

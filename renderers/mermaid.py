@@ -16,7 +16,7 @@ SHAPES = {"tensor": ('("', '")'), "op": ('(["', '"])'), "backward_fn": ('["', '"
           "note": ('>"', '"]')}
 
 ARROWS = {"data": "-->", "next": "-->", "saved": "-.-", "grad": "-.->", "cut": "-.-",
-          "path": "==>"}
+          "path": "==>", "loop": "-.->"}
 
 
 def escape(text: str) -> str:

@@ -20,7 +20,7 @@ NODE_KINDS = ("tensor", "op", "backward_fn", "accumulate", "saved", "sum_to", "n
 ROLES = ("leaf", "no_grad", "intermediate", "retained", "root", "derivative", "grad_seed",
          "anomaly", "path", "op", "broadcast", "saved", "freed", "note")
 # What an edge stands for ("path": on a chain-rule path that `agraph explain` shows).
-EDGE_KINDS = ("data", "next", "saved", "grad", "cut", "path")
+EDGE_KINDS = ("data", "next", "saved", "grad", "cut", "path", "loop")
 
 ROLE_MEANINGS = {  # the legend's key: short, it sits under the graph
     "leaf": "leaf",

@@ -26,4 +26,7 @@ EDGE_STYLES: dict[str, dict[str, str]] = {
     "grad": {"style": "dashed", "color": "#1971c2", "fontcolor": "#1971c2"},
     "cut": {"style": "dotted", "color": "#868e96", "arrowhead": "none"},
     "path": {"color": "#2b8a3e", "penwidth": "2.5"},
+    # a folded loop's recurrence: drawn back up the picture, not ranking it
+    "loop": {"color": "#7048e8", "fontcolor": "#7048e8", "penwidth": "2", "style": "bold",
+             "constraint": "false"},
 }

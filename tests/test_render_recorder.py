@@ -216,9 +216,8 @@ def test_records_of_past_iterations_are_freed() -> None:
     assert live_records(1000) == live_records(10) < 20
 
 
-@pytest.mark.parametrize("steps", [200, 2000])  # about 1,000 and 10,000 recorded nodes
-def test_big_unrolled_rnn_is_cut_with_a_note_quickly(steps: int) -> None:
-    recorder = run(f"""
+def unrolled_rnn(steps: int) -> Any:
+    return run(f"""
         W_h = (torch.sin(torch.arange(16.0)) * 0.1).reshape(4, 4).requires_grad_()
         W_x = (torch.cos(torch.arange(8.0)) * 0.1).reshape(4, 2).requires_grad_()
         h = torch.zeros(4, 1)
@@ -228,16 +227,58 @@ def test_big_unrolled_rnn_is_cut_with_a_note_quickly(steps: int) -> None:
         loss = h.sum()
         loss.backward()
     """)
+
+
+@pytest.mark.parametrize("steps", [200, 2000])  # about 1,000 and 10,000 recorded nodes
+def test_big_unrolled_rnn_is_cut_with_a_note_quickly(steps: int) -> None:
+    recorder = unrolled_rnn(steps)
     started = time.perf_counter()
-    data = json.loads(render(recorder, fmt="json", max_nodes=300))
+    data = json.loads(render(recorder, fmt="json", max_nodes=300, unroll=0))
     assert len(data["nodes"]) == 301
     note = data["nodes"][-1]
     assert note["kind"] == "note" and note["attrs"]["hidden_nodes"] > steps
     assert "raise --max-nodes" in note["label"][1]
     if shutil.which("dot"):
-        render(recorder, fmt="svg", max_nodes=300)
-        render(recorder, fmt="svg", view="backward", max_nodes=300)
+        render(recorder, fmt="svg", max_nodes=300, unroll=0)
+        render(recorder, fmt="svg", view="backward", max_nodes=300, unroll=0)
     assert time.perf_counter() - started < 10
+
+
+@pytest.mark.parametrize("view", ["forward", "backward"])
+def test_a_loop_is_folded_into_blocks_with_its_recurrent_edge(view: str) -> None:
+    data = json.loads(render(unrolled_rnn(300), fmt="json", view=view))
+    blocks = [n for n in data["nodes"] if n["attrs"].get("repeat")]
+    assert blocks and all(n["attrs"]["repeat"] == 300 for n in blocks)
+    assert len(data["nodes"]) < 30
+    assert all(n["label"][0].endswith(" ×300") or "×300" in " ".join(n["label"]) for n in blocks)
+    loops = [e for e in data["edges"] if e["kind"] == "loop"]
+    assert len(loops) == 1 and loops[0]["label"] == "next iteration"
+    names = {n["attrs"].get("name") for n in blocks}
+    if view == "forward":
+        assert "h" in names and not any("(" in (name or "") for name in names)
+        tanh = next(n for n in blocks if n["kind"] == "op" and n["attrs"]["op"] == "tanh")
+        h = next(n for n in blocks if n["attrs"].get("name") == "h")
+        assert {"src": tanh["id"], "dst": h["id"], "kind": "data", "label": ""} in data["edges"]
+        assert loops[0]["src"] == h["id"]  # h of one step feeds the next step's op
+    assert any("loops folded" in note for note in data["notes"])
+
+
+def test_unroll_draws_every_iteration_or_the_first_n() -> None:
+    recorder = unrolled_rnn(8)
+    folded = json.loads(render(recorder, fmt="json"))
+    every = json.loads(render(recorder, fmt="json", unroll=0))
+    first = json.loads(render(recorder, fmt="json", unroll=2))
+    assert len(folded["nodes"]) < len(first["nodes"]) < len(every["nodes"])
+    tanh = [n for n in every["nodes"] if n["kind"] == "op" and n["attrs"]["op"] == "tanh"]
+    assert len(tanh) == 8 and not any(e["kind"] == "loop" for e in every["edges"])
+    assert len([n for n in first["nodes"] if n["kind"] == "op" and n["attrs"]["op"] == "tanh"
+                ]) == 2
+    assert any("--unroll 2" in note for note in first["notes"])
+
+
+def test_a_short_loop_is_not_folded() -> None:
+    data = json.loads(render(unrolled_rnn(3), fmt="json"))
+    assert not any(n["attrs"].get("repeat") for n in data["nodes"])
 
 
 def test_module_parameters_are_named_by_the_module() -> None:

@@ -181,6 +181,10 @@ def render(
     rankdir: Annotated[Rankdir, typer.Option("--rankdir")] = Rankdir.TB,
     max_nodes: Annotated[int, typer.Option("--max-nodes", help="Collapse or cut the graph past "
                                            "this many nodes.")] = 300,
+    unroll: Annotated[str | None, typer.Option(
+        "--unroll", metavar="[N]", show_default=False,  # bare: cli/main.py's bare_unroll
+        help="Draw loops unrolled: every iteration, or the first N (by default a loop that "
+        "repeats 5 times or more is drawn once, as a block with its count).")] = None,
     check_file: Annotated[Path | None, typer.Option("--check", help="Exit 1 if this file "
                                                     "differs from what would be rendered.",
                                                     show_default=False)] = None,
@@ -207,7 +211,17 @@ def render(
         file, limits=limits, fmt=fmt.value, svg=svg, output=output, view=view.value,
         pass_number=pass_number, show_saved=show_saved, values=values, grads=grads,
         legend=legend, rankdir=rankdir.value, max_nodes=max_nodes, check_file=check_file,
-        detect_anomaly=detect_anomaly, seed=seed))
+        detect_anomaly=detect_anomaly, seed=seed, unroll=unroll_count(unroll)))
+
+
+def unroll_count(text: str | None) -> int | None:
+    """`--unroll` -> 0 (every iteration), `--unroll N` -> N, absent -> None (loops folded)."""
+    if text is None or text == "all":
+        return None if text is None else 0
+    if not text.isdigit() or int(text) < 1:
+        raise typer.BadParameter(f"{text!r}: give a number of iterations (1 or more), or "
+                                 "nothing for all", param_hint="--unroll")
+    return int(text)
 
 
 @app.command()

@@ -363,7 +363,8 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
 def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: str,
            pass_number: int | None, show_saved: bool, values: bool, grads: bool, legend: bool,
            rankdir: str, max_nodes: int, check_file: Path | None,
-           detect_anomaly: bool = False, svg: bool = False, seed: int | None = None) -> int:
+           detect_anomaly: bool = False, svg: bool = False, seed: int | None = None,
+           unroll: int | None = None) -> int:
     from autograd_cli.graph import rendering
     from autograd_cli.tools.inspection import Inspection
 
@@ -385,7 +386,7 @@ def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: st
         return PROGRAM_ERROR
     options = {"view": view, "pass_number": pass_number, "show_saved": show_saved,
                "values": values, "grads": grads, "legend": legend, "rankdir": rankdir,
-               "max_nodes": max_nodes}
+               "max_nodes": max_nodes, "unroll": unroll}
     mark = None
     if anomaly is not None:  # draw the graph as it was when the NaN appeared, that op in red
         from autograd_cli.tools.anomaly import mark_anomaly

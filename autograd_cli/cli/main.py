@@ -48,7 +48,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "render": {"fmt": "svg", "svg": False, "output": None, "view": "forward", "pass_number": None,
                "show_saved": False, "values": True, "grads": True, "legend": True,
                "rankdir": "TB", "max_nodes": 300, "check_file": None, "detect_anomaly": False,
-               "seed": None},
+               "seed": None, "unroll": None},
     "check": {},
 }
 
@@ -93,6 +93,19 @@ def _plain_value(text: str | None, allowed: Any) -> Any:
     return OutputPath(text)  # as typer's parser makes it: the text kept (a trailing "/")
 
 
+def bare_unroll(arguments: list[str]) -> list[str]:
+    """`--unroll` takes an optional value (`--unroll` every iteration, `--unroll 3` the first
+    three), which click options cannot: a bare one is written `--unroll=all` for typer."""
+    out = list(arguments)
+    for index, argument in enumerate(out):
+        if argument == "--":
+            break
+        following = out[index + 1] if index + 1 < len(out) else ""
+        if argument == "--unroll" and not following.isdigit():
+            out[index] = "--unroll=all"
+    return out
+
+
 def main() -> None:
     """Console-script entry point. A bug in agraph itself is reported in one line (set
     AGRAPH_DEBUG=1 for its traceback), never as a traceback the user must read."""
@@ -101,11 +114,12 @@ def main() -> None:
 
 def _main() -> int:
     try:
-        simple = simple_command(sys.argv[1:])
+        argv = bare_unroll(sys.argv[1:])
+        simple = simple_command(argv)
         if simple is None:
             from autograd_cli.cli.app import app
 
-            app()  # exits with the command's status (typer's usage errors: 2)
+            app(args=argv, prog_name="agraph")  # exits with the status (usage errors: 2)
             return 0
         from autograd_cli.cli import commands
         from autograd_cli.language.limits import Limits

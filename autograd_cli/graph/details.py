@@ -24,15 +24,18 @@ SOURCE_WIDTH = 160  # characters of a source line kept
 
 
 def add_details(graph: Graph, made: Iterable[tuple[Record, str]], target: dict[Record, str],
-                records: list[Record], program: list[str]) -> None:
+                records: list[Record], program: list[str], alias: dict[str, str]) -> None:
     """Fill `graph.timeline` and `graph.source`, and `saved` on the ops' attrs. `made` pairs
     each record with a node it draws (the op and its tensor both appear when it was made);
-    `target` is the node a backward event of the record lights up."""
+    `target` is the node a backward event of the record lights up; `alias` the block that
+    stands for a node of a folded loop (renderers/loops.py)."""
     from autograd_cli.graph.recorder import shape_text, value_text
 
     drawn = {node.id: node for node in graph.nodes}
     steps: dict[int, list[str]] = {}
     lines: dict[int, int] = {}
+    made = [(record, alias.get(node_id, node_id)) for record, node_id in made]
+    target = {record: alias.get(node_id, node_id) for record, node_id in target.items()}
     for record, node_id in made:
         if node_id in drawn and record.step:
             steps.setdefault(record.step, []).append(node_id)

@@ -8,7 +8,6 @@ A label never shows a number cut in the middle (`[-0...`) nor an engine class na
 from __future__ import annotations
 
 import math
-import re
 from functools import lru_cache
 
 import numpy as np
@@ -48,14 +47,6 @@ def number_text(value: object) -> str:
 def numbered(name: str, number: int) -> str:
     """The `number`-th tensor bound to `name`: `next_h`, `next_h (2)`, `next_h (3)`."""
     return name if number == 1 else f"{name} ({number})"
-
-
-NUMBER_SUFFIX = re.compile(r" \(\d+\)$")
-
-
-def unnumbered(label: str) -> str:
-    """`next_h (7)` -> `next_h` (a folded loop's block stands for every iteration's tensor)."""
-    return NUMBER_SUFFIX.sub("", label)
 
 
 @lru_cache(maxsize=1024)

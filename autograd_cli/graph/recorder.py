@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from autograd_cli.graph.iterations import loop_iterations
 from autograd_cli.graph.labels import compact_values, numbered, public_op_name
 from autograd_cli.language.bounds import Bound
 from engine import grad_mode, recording
@@ -38,6 +39,7 @@ from engine.autograd import AccumulateGrad
 from engine.nn import Module
 from engine.printing import tensor_repr
 from engine.tensor import Tensor
+from renderers.loops import fold_loops, unnumbered
 from renderers.model import Cluster, Edge, Graph, Node, group_unconnected
 
 VALUE_LIMIT = 9  # tensors with at most this many elements show their values
@@ -532,6 +534,7 @@ class ViewOptions:
     max_nodes: int = DEFAULT_MAX_NODES
     title: str = ""
     details: bool = False  # the HTML view's extras: timeline, source lines, ops' saved tensors
+    unroll: int | None = None  # loops: None folded, 0 every iteration, N the first N
 
 
 DERIVATIVE = Cluster("derivative", "derivative graph (create_graph=True)")
@@ -637,13 +640,14 @@ def forward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = No
         graph.edges.append(Edge(tensor_id[source], tensor_id[target], "grad", "grad"))
     if any(n.cluster for n in graph.nodes):
         graph.clusters.append(DERIVATIVE)
+    made = [(r, op_id[r]) for r in op_id] + list(tensor_id.items())
+    graph, alias = fold_loops(graph, options.unroll, loop_iterations(made))
     graph = with_labels(cap(graph, options.max_nodes, toward_inputs=True, bound=bound), labels,
                         snap, options)
     if options.details:
         from autograd_cli.graph.details import add_details
 
-        made = [(r, op_id[r]) for r in op_id] + list(tensor_id.items())
-        add_details(graph, made, tensor_id, snap.records, snap.program)
+        add_details(graph, made, tensor_id, snap.records, snap.program, alias)
     return graph
 
 
@@ -701,12 +705,14 @@ def backward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = N
             graph.edges.append(Edge(start, node_id[source], "next"))
     if any(n.cluster for n in graph.nodes):
         graph.clusters.append(DERIVATIVE)
+    graph, alias = fold_loops(graph, options.unroll, loop_iterations(
+        (r, i) for r, i in node_id.items() if r.primary is None))
     graph = with_labels(cap(graph, options.max_nodes, toward_inputs=False, bound=bound), labels,
                         snap, options)
     if options.details:
         from autograd_cli.graph.details import add_details
 
-        add_details(graph, list(node_id.items()), node_id, snap.records, snap.program)
+        add_details(graph, list(node_id.items()), node_id, snap.records, snap.program, alias)
     return graph
 
 
@@ -718,6 +724,10 @@ def with_labels(graph: Graph, labels: dict[str, tuple[Record, tuple[str, ...], s
         if entry is not None:
             record, prefix, fallback = entry
             lines, attrs = tensor_lines(record, snap, options, fallback)
+            repeat = node.attrs.get("repeat")
+            if repeat:  # a folded loop's block (renderers/loops.py): the last iteration's
+                lines[0] = f"{unnumbered(lines[0])} ×{repeat}"
+                attrs.update(repeat=repeat, name=attrs["name"] and unnumbered(attrs["name"]))
             graph.nodes[index] = replace(node, label=prefix + tuple(lines), attrs=attrs)
     return graph
 

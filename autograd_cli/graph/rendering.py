@@ -61,7 +61,7 @@ def graph_model(recorder: GraphRecorder, *, view: str = "forward",
                 pass_number: int | None = None, show_saved: bool = False, values: bool = True,
                 grads: bool = True, legend: bool = True, rankdir: str = "TB",
                 max_nodes: int = DEFAULT_MAX_NODES, title: str = "", details: bool = False,
-                bound: Bound | None = None) -> Graph:
+                unroll: int | None = None, bound: Bound | None = None) -> Graph:
     """The neutral model of the requested view; its making ticks `bound`
     (autograd_cli/language/bounds.py: it raises LimitExceeded when the time or memory limit is
     hit)."""
@@ -79,8 +79,10 @@ def graph_model(recorder: GraphRecorder, *, view: str = "forward",
         if recorder.keep_pass != pass_number:
             raise RenderError(f"--pass {pass_number}: the recorder kept pass "
                               f"{recorder.keep_pass}; make it with keep_pass={pass_number}")
+    if unroll is not None and unroll < 0:
+        raise RenderError("--unroll must be 0 (every iteration) or more")
     options = ViewOptions(view, values, grads, show_saved, legend, rankdir, max_nodes, title,
-                          details)
+                          details, unroll)
     return build_graph(recorder, options, pass_number, bound)
 
 
