@@ -84,10 +84,13 @@ def fold_loops(graph: Graph, unroll: int | None = None,
         for node in nodes:
             alias[node.id] = last.id
             iteration[node.id] = (iterations[node.id][1], len(nodes))
-        lines = (f"{unnumbered(last.label[0])} ×{len(nodes)}", *last.label[1:]) if (
-            last.label) else last.label
-        blocks[last.id] = replace(last, label=lines,
-                                  attrs={**last.attrs, "repeat": len(nodes)})
+        lines = tuple(map(unnumbered, last.label))  # `→ h (301)`: every iteration's h
+        if lines:
+            lines = (f"{lines[0]} ×{len(nodes)}", *lines[1:])
+        attrs = {**last.attrs, "repeat": len(nodes)}
+        if isinstance(attrs.get("name"), str):
+            attrs["name"] = unnumbered(attrs["name"])
+        blocks[last.id] = replace(last, label=lines, attrs=attrs)
     nodes = [blocks.get(node.id, node) for node in graph.nodes if alias.get(node.id, node.id)
              == node.id]
     edges: dict[tuple[str, str, str, str], None] = {}
@@ -100,8 +103,8 @@ def fold_loops(graph: Graph, unroll: int | None = None,
         if src != dst or kind == "loop":
             edges[src, dst, kind, label] = None
     folded = sum(len(block) - 1 for block in groups.values())
-    notes = [*graph.notes, f"loops folded: {folded:,} nodes drawn as {len(groups)} blocks "
-             "(×N: made N times); --unroll draws every iteration"]
+    notes = [*graph.notes, f"loops folded: {folded + len(groups):,} nodes in {len(groups)} "
+             "blocks (×N); --unroll draws all"]
     return replace(graph, nodes=nodes, edges=[Edge(*key) for key in edges], notes=notes,
                    clusters=list(graph.clusters)), alias
 

@@ -79,7 +79,12 @@
     tabs.forEach(function (tab, i) { tab.classList.toggle("active", i === index); });
     slider.max = String(state.events.length);
     moveTo(state.position);
-    describe(state.selected);
+    if (state.selected) {
+      describe(state.selected);
+    } else {
+      details.textContent = "";
+      details.appendChild(element("p", "Click a node to see its details.", "hint"));
+    }
   }
 
   // --- pan and zoom: the SVG's viewBox ------------------------------------------------------
@@ -230,7 +235,7 @@
   }
   function nodeName(id) {
     var node = state.nodes[id];
-    return node ? node.label[0] : id;
+    return node ? (node.attrs && node.attrs.name) || node.label[0] : id;
   }
   function describeEvent(position) {
     var total = state.events.length;
