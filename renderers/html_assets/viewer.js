@@ -258,7 +258,7 @@
     moveTo(state.events.length);
   });
   document.addEventListener("keydown", function (event) {
-    if (event.target === search) { return; }
+    if (event.target === search || event.target === slider) { return; }  // their own keys
     var moves = {ArrowLeft: -1, ArrowRight: 1};
     if (event.key in moves) { event.preventDefault(); step(moves[event.key]); }
     if (event.key === "Home") { moveTo(0); }
