@@ -13,7 +13,7 @@ from renderers.model import Graph
 IMAGE_FORMATS = ("svg", "png", "pdf")
 
 INSTALL_HINT = (
-    "Graphviz `dot` was not found on PATH; --format svg|png|pdf need it. Install Graphviz "
+    "Graphviz `dot` was not found on PATH; --format svg|png|pdf|html need it. Install Graphviz "
     "(Debian/Ubuntu: sudo apt-get install graphviz; macOS: brew install graphviz; Windows: "
     "winget install graphviz) and make sure `dot -V` runs. --format dot|json|mermaid still work "
     "without it."

@@ -28,7 +28,8 @@ T = TypeVar("T")
 OK, PROGRAM_ERROR, USAGE_ERROR, TOOL_MISSING = 0, 1, 2, 3
 
 GRAPHVIZ_HELP = (
-    "Graphviz's `dot` program is needed for --format svg, png and pdf, and it was not found.\n"
+    "Graphviz's `dot` program is needed for --format svg, png, pdf and html, and it was not "
+    "found.\n"
     "Install it:  Debian/Ubuntu: sudo apt-get install graphviz   macOS: brew install graphviz"
     "   conda: conda install -c conda-forge graphviz\n"
     "Without it, `agraph render --format dot|json|mermaid` and `agraph run` still work.\n"
