@@ -221,3 +221,27 @@ def blank(png: bytes) -> bool:
     pixels = zlib.decompress(data)
     most = Counter(pixels).most_common(1)[0][1]
     return most / len(pixels) > 0.995
+
+
+@needs_browser
+def test_browser_replays_a_folded_loop(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    program = tmp_path / "rnn.expr"
+    program.write_text("import torch\nW = torch.ones(2, 2, requires_grad=True)\n"
+                       "h = torch.zeros(2, 1)\nfor step in range(12):\n"
+                       "    h = torch.tanh(torch.mm(W, h) + 1)\nh.sum().backward()\n",
+                       encoding="utf-8")
+    output = tmp_path / "rnn.html"
+    assert render_html(program, output).returncode == 0
+    browser.get(output.as_uri())
+    block = node_element(browser, "h ×12")
+    browser.find_element(By.ID, "first").click()
+    assert "future" in (block.get_attribute("class") or "")
+    browser.find_element(By.ID, "next").click()  # line 2: W
+    browser.find_element(By.ID, "next").click()  # line 3: h
+    browser.find_element(By.ID, "next").click()  # line 5, the first iteration makes the block
+    assert "future" not in (block.get_attribute("class") or "")
+    assert "forward, line 5" in browser.find_element(By.ID, "status").text
+    block.click()
+    assert "h ×12" in browser.find_element(By.ID, "details").text
