@@ -112,6 +112,23 @@ def bench_big_graphs(repeat: int) -> None:
             row(f"render {nodes}-node RNN, html", f"{html:.2f} s", "", "", "< 5 s")
 
 
+def bench_legend() -> None:
+    """The legend's share of each sample picture's area, both views (tests/test_render_legend.py
+    measures it the same way: 1 - area without the legend / area with it); the largest."""
+    sys.path.insert(0, str(ROOT))
+    from tests.test_render_legend import legend_share
+
+    shares = []
+    for sample in sorted((ROOT / "samples").glob("*.expr")):
+        for view in ("forward", "backward"):
+            try:
+                shares.append((legend_share(sample, view), f"{sample.stem} {view}"))
+            except BaseException:  # noqa: BLE001 - a sample that draws no graph (pytest.skip)
+                continue
+    share, where = max(shares)
+    row("legend share of a sample picture", f"{share:.1%}", where, "", "<= 15%")
+
+
 LOOP_ITERATIONS = 800  # samples/no_grad_regression.expr
 
 
@@ -298,6 +315,7 @@ def main() -> None:
     bench_startup(repeat)
     bench_render(repeat, torch)
     bench_big_graphs(repeat)
+    bench_legend()
     bench_training_loop(torch, repeat)
     bench_chain(100_000 if args.quick else 1_000_000, torch)
     bench_chain_memory((25_000, 100_000) if args.quick else (250_000, 1_000_000))
