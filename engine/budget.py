@@ -5,22 +5,22 @@ The CLI sets them from its options; the checks run before numpy is asked for the
 
 from __future__ import annotations
 
+import itertools
 import math
+import sys
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-limits = {"max_elements": 100_000_000, "max_bytes": 1 << 30, "max_graph_nodes": 5_000_000}
-LARGE = _LARGE = 1 << 20  # allocations from this size on are checked against the total budget
-_baseline: list[int] = []
+from engine import memory
+from engine.memory import LimitError, resident_bytes
 
-
-class LimitError(RuntimeError):
-    """A resource limit was hit; `option` names the command-line option that raises it."""
-
-    def __init__(self, message: str, option: str) -> None:
-        super().__init__(f"{message} (limit: raise it with {option})")
-        self.option = option
+__all__ = ["LimitError", "resident_bytes"]
+# one dict with the memory account's: max_bytes is the run's memory limit (engine/memory.py)
+limits = memory.limits
+limits.update(max_elements=100_000_000, max_graph_nodes=5_000_000)
+LARGE = 1 << 20  # arrays from this size on read the memory in use before they are made
 
 
 def check_graph_nodes(count: int) -> None:
@@ -42,8 +42,8 @@ def check_shape(shape: Sequence[int], itemsize: int) -> None:
     if elements * itemsize > limits["max_bytes"]:
         raise LimitError(f"tensor of shape {list(shape)} needs {elements * itemsize} bytes, more "
                          f"than the limit of {limits['max_bytes']} bytes", "--max-memory")
-    if elements * itemsize >= _LARGE:
-        _check_total(elements * itemsize)
+    if elements * itemsize >= LARGE:  # small ones are seen by the interpreter's sampling
+        memory.check(elements * itemsize, f"a tensor of shape {list(shape)}")
 
 
 def check_broadcast(shapes: Sequence[Sequence[int]], itemsize: int) -> tuple[int, ...] | None:
@@ -62,40 +62,32 @@ def check_broadcast(shapes: Sequence[Sequence[int]], itemsize: int) -> tuple[int
 def check_bytes(nbytes: int, what: str) -> None:
     """Work that is not a tensor (Python objects, text, index tables) within max_bytes: `what`
     says what would be built, e.g. "tolist() of a tensor of shape [10] makes 10 numbers"."""
-    if nbytes > limits["max_bytes"]:
-        raise LimitError(f"{what}, about {nbytes} bytes, more than the limit of "
-                         f"{limits['max_bytes']} bytes", "--max-memory")
-    if nbytes >= _LARGE:
-        _check_total(nbytes, what)
+    memory.check(nbytes, what)
+
+
+_ITEM_BYTES = 40  # a tuple slot and a small int
+
+
+def bounded_tuple(items: Any, what: str) -> tuple[Any, ...]:
+    """`tuple(items)` for `what` (torch.Size(range(10**8))): its memory checked before it is
+    built, and an iterator without a length stopped once it has given more than fit."""
+    try:
+        length = len(items)
+    except OverflowError:
+        length = sys.maxsize
+    except TypeError:
+        cap = limits["max_bytes"] // _ITEM_BYTES
+        taken = tuple(itertools.islice(items, cap + 1))
+        if len(taken) > cap:
+            raise LimitError(f"{what} of more than {cap} items would need more than the limit "
+                             f"of {limits['max_bytes']} bytes", "--max-memory") from None
+        return taken
+    memory.check(64 + _ITEM_BYTES * length, f"{what} of {length} items")
+    return tuple(items)
 
 
 def check_in_use() -> None:
     """After an op made a large array of a shape already within the limits (an elementwise
-    op, a copy, a cast): all live tensors together are still within max_bytes. Ops whose
-    result can outgrow their inputs check its shape before they run (check_shape)."""
-    _check_total(0)
-
-
-def resident_bytes() -> int:
-    """This process's resident memory (Linux), or 0 where it cannot be read."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * 4096
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def _check_total(new_bytes: int, what: str | None = None) -> None:
-    """All live tensors together stay within max_bytes: measured as growth of resident memory
-    since the first large allocation, which counts every array numpy holds, freed ones not."""
-    resident = resident_bytes()
-    if not _baseline:
-        _baseline.append(resident)
-    in_use = resident - _baseline[0]
-    if in_use + new_bytes > limits["max_bytes"]:
-        total = in_use + new_bytes
-        message = (f"tensors {'use' if not new_bytes else 'would use'} {total} bytes in total"
-                   if what is None else
-                   f"{what}, about {new_bytes} bytes: {total} bytes with the memory in use")
-        raise LimitError(f"{message}, more than the limit of {limits['max_bytes']} bytes",
-                         "--max-memory")
+    op, a copy, a cast): the memory in use is still within max_bytes. Ops whose result can
+    outgrow their inputs check its shape before they run (check_shape)."""
+    memory.check_in_use("tensors and the program's other values")

@@ -57,7 +57,7 @@ class Size(tuple):  # type: ignore[type-arg]
     PUBLIC_ATTRS = frozenset({"numel", "count", "index"})
 
     def __new__(cls, sizes: Any = ()) -> Size:
-        items = tuple(sizes)
+        items = sizes if sizes.__class__ is tuple else budget.bounded_tuple(sizes, "torch.Size")
         if any(item.__class__ is not int for item in items):
             items = tuple(_size_item(item, index) for index, item in enumerate(items))
         return tuple.__new__(cls, items)

@@ -113,6 +113,9 @@ def main() -> None:
 
 
 def _main() -> int:
+    from engine import memory
+
+    memory.count_whole_process()  # --max-memory bounds this process's peak, startup included
     try:
         argv = bare_unroll(sys.argv[1:])
         simple = simple_command(argv)
@@ -149,7 +152,7 @@ def _main() -> int:
             raise
         from autograd_cli.language.errors import visible
 
-        if type(error).__name__ == "LimitError" and type(error).__module__ == "engine.budget":
+        if type(error).__name__ == "LimitError" and type(error).__module__ == "engine.memory":
             sys.stderr.write(visible(f"agraph: LimitError: {error}\n"))  # a limit, not a bug
             return 1
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from autograd_cli.language.formatting import TextFormatter
 from autograd_cli.language.limits import LimitExceeded, Limits
 from autograd_cli.language.objects import (
+from autograd_cli.language.memory import POINTER, check_container, size_argument
     NESTED_TYPES,
     BuiltinMethod,
     BuiltinType,
@@ -32,6 +33,7 @@ from autograd_cli.language.objects import (
     display_repr,
     display_str,
 )
+from engine.memory import charge
 
 _MISSING: Any = object()
 
@@ -129,14 +131,21 @@ class _Builtins:
 
     def make_set(self, iterable: Any = ()) -> set[Any]:
         if type(iterable) in _KEEP_HASHES:
+            check_container(set, len(iterable))
             return set(iterable)
         items = self.runtime.bounded_list(iterable)
         check_hashes(items, self.runtime.limits.max_nested_items)
+        check_container(set, len(items))
         return set(items)
 
     def make_dict(self, iterable: Any = (), **kwargs: Any) -> dict[Any, Any]:
-        result = dict(iterable) if type(iterable) is dict else dict(
-            _checked_pairs(self.runtime, iterable))
+        if type(iterable) is dict:
+            check_container(dict, len(iterable))
+            result = dict(iterable)
+        else:
+            pairs = _checked_pairs(self.runtime, iterable)
+            check_container(dict, len(pairs))
+            result = dict(pairs)
         result.update(kwargs)
         return result
 
@@ -316,25 +325,30 @@ def _str_join(runtime: Runtime, separator: str) -> Callable[[Any], str]:
     def join(iterable: Any) -> str:
         items = runtime.bounded_list(iterable)
         length = sum(len(item) for item in items if type(item) is str)
-        runtime.formatter.check_length(length + len(separator) * max(0, len(items) - 1))
+        wide = "" if separator.isascii() and all(
+            item.isascii() for item in items if type(item) is str) else "\u0100"
+        runtime.formatter.check_length(length + len(separator) * max(0, len(items) - 1), wide)
         return separator.join(items)
     return join
 
 
 def _str_replace(runtime: Runtime, text: str) -> Callable[..., str]:
-    def replace(old: str, new: str, count: int = -1) -> str:
-        if type(old) is str and type(new) is str and len(new) > len(old):
+    def replace(old: str, new: str, count: Any = -1) -> str:
+        count = size_argument(count)
+        if type(old) is str and type(new) is str and len(new) > len(old) and type(count) is int:
             occurrences = text.count(old) if count < 0 else min(count, text.count(old))
-            runtime.formatter.check_length(len(text) + occurrences * (len(new) - len(old)))
+            runtime.formatter.check_length(len(text) + occurrences * (len(new) - len(old)),
+                                           text, new)
         return text.replace(old, new, count)
     return replace
 
 
 def _str_pad(name: str) -> Callable[[Runtime, str], Callable[..., str]]:
     def factory(runtime: Runtime, text: str) -> Callable[..., str]:
-        def pad(width: int, *fill: str) -> str:
+        def pad(width: Any, *fill: Any) -> str:
+            width = size_argument(width)
             if type(width) is int:
-                runtime.formatter.check_length(width)
+                runtime.formatter.check_length(width, text, *(f for f in fill if type(f) is str))
             return getattr(text, name)(width, *fill)  # type: ignore[no-any-return]
         return pad
     return factory
@@ -406,6 +420,10 @@ def _list_grow(name: str) -> Callable[[Runtime, list[Any]], Callable[..., None]]
             if len(items) + len(added) > limit:
                 raise LimitExceeded("max_list_len", f"the list would have more than {limit} "
                                     "items")
+            if name == "extend":
+                check_container(list, len(items) + len(added))
+            else:
+                charge(POINTER)
             getattr(items, name)(*((added,) if name == "extend" else args))
         return grow
     return factory

@@ -35,6 +35,8 @@ except ImportError:  # not on Windows: the memory check is then left out
 
 from autograd_cli import library
 from autograd_cli.language.builtins import (
+from autograd_cli.language.memory import charge_result, check_container, check_copy, check_range
+from engine import memory
     PLAIN_METHODS,
     check_int_call,
     checked_method,
@@ -221,6 +223,7 @@ class Scope:
 _MISSING: Any = object()
 # Containers that hold their items already: iterating them cannot run away.
 _MATERIALIZED = frozenset({list, tuple, str, dict, set, frozenset})
+_HOST_METHOD = type("".upper)  # the plain methods of str, list, dict, ... a program calls
 # Containers `container[key]` hashes the key of (a tuple's hash walks all of it).
 _HASHED_BY_KEY = frozenset({dict, OrderedDict})
 # Comparisons that do not look into their operands.
@@ -281,6 +284,7 @@ class Interpreter:
 
     def run(self, tree: ast.Module) -> ScriptError | None:
         self.deadline = time.monotonic() + self.limits.max_seconds
+        memory.start_run(self.limits.max_total_tensor_bytes)
         self.imported_names = module_imports(tree)
         try:
             self.execute_block(tree.body)
@@ -326,10 +330,11 @@ class Interpreter:
             raise LimitExceeded("max_seconds", f"the program ran for more than "
                                 f"{limits.max_seconds:g} seconds")
         self.budget_checks += 1
-        if self.budget_checks % MEMORY_CHECK_EVERY == 1 and (
-                _resident_bytes() > limits.max_resident_bytes):
-            raise LimitExceeded("max_resident_bytes", f"the process used more than "
-                                f"{limits.max_resident_bytes} bytes of memory")
+        if self.budget_checks % MEMORY_CHECK_EVERY == 1:
+            if _resident_bytes() > limits.max_resident_bytes:
+                raise LimitExceeded("max_resident_bytes", f"the process used more than "
+                                    f"{limits.max_resident_bytes} bytes of memory")
+            memory.check_in_use()  # small values made one by one (the others are charged)
         self.next_check = min(self.steps + CHECK_INTERVAL, limits.max_steps + 1)
 
     def count_step(self) -> None:
@@ -403,8 +408,11 @@ class Interpreter:
         if kind is range:
             size = _range_length(iterable)  # type: ignore[arg-type]
             self.operators.check_list_length(size)
+            check_range(size)
         elif kind not in _MATERIALIZED:
             return list(self.bounded(iterable))
+        else:
+            check_container(list, len(iterable))  # type: ignore[arg-type]
         return list(iterable)
 
     def call_from_host(self, function: UserFunction, args: tuple[Any, ...],
@@ -809,7 +817,11 @@ class Interpreter:
         self.node = node
         if key.__class__ is tuple and value.__class__ in _HASHED_BY_KEY:
             check_hash(key, self.limits.max_nested_items)
-        return value[key]
+        if key.__class__ is slice:
+            check_copy(value)
+        result = value[key]
+        charge_result(result)
+        return result
 
     def _slice(self, node: ast.Slice) -> slice:
         return slice(None if node.lower is None else self.eval(node.lower),
@@ -909,7 +921,11 @@ class Interpreter:
             return self._call_user(function, args, kwargs)
         if function is int and (len(args) > 1 or kwargs):  # int(text, base)
             return check_int_call(args, kwargs, self.limits.max_int_bits)
-        return function(*args, **kwargs)
+        if function.__class__ is _HOST_METHOD:  # str.upper, list.copy, ...: about its size
+            check_copy(function.__self__)
+        result = function(*args, **kwargs)
+        charge_result(result)
+        return result
 
     def _arguments(self, nodes: list[ast.expr]) -> list[Any]:
         values = []

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from autograd_cli.language.limits import LimitExceeded, Limits
+from autograd_cli.language.memory import check_text
 from autograd_cli.language.objects import display_repr, display_str, is_engine_object
 
 _NUMBERS = re.compile(r"\d+")
@@ -58,6 +59,8 @@ class TextFormatter:
         if total > self.max_len:
             raise LimitExceeded("max_str_len", f"format spec '{spec[:40]}' asks for more than "
                                 f"{self.max_len} characters")
+        if total:
+            check_text(total, spec)
 
     def format_value(self, value: Any, spec: str) -> str:
         """`format(value, spec)`: a field of an f-string or of `str.format`."""
@@ -68,10 +71,12 @@ class TextFormatter:
             return format(value, spec)
         raise TypeError(f"unsupported format string passed to {type(value).__name__}.__format__")
 
-    def check_length(self, length: int) -> None:
+    def check_length(self, length: int, *parts: str) -> None:
+        """Before a string of `length` characters (made of `parts`) is built."""
         if length > self.max_len:
             raise LimitExceeded("max_str_len", f"the string would be longer than {self.max_len} "
                                 "characters")
+        check_text(length, *parts)
 
     def format_string(self, template: str, args: tuple[Any, ...], kwargs: Mapping[str, Any],
                       recursion: int = 2) -> str:

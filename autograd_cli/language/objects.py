@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from autograd_cli.language.limits import LimitExceeded
+from engine.addresses import address_of
 
 # CPython refuses int -> str beyond 4300 digits; bigger (allowed) ints are printed in chunks.
 _DIGITS_PER_CHUNK = 4000
@@ -329,9 +330,19 @@ def _object_repr(value: Any) -> str:
     if callable(value):
         name = getattr(value, "__name__", "")
         return f"<built-in function {name}>" if name.isidentifier() else "<built-in function>"
-    if type(value).__name__ == "generator":
-        return "<generator object>"
-    return repr(value)
+    return host_repr(value)
+
+
+def host_repr(value: Any) -> str:
+    """Python's `<list_iterator object at 0x...>` for an iterator, a zip, a generator, ...,
+    with the run's deterministic address (engine/addresses.py), never the real one."""
+    kind = type(value)
+    if kind.__name__ == "generator":
+        return f"<generator object <genexpr> at {address_of(value)}>"
+    module = kind.__module__
+    prefix = "" if module in ("builtins", "itertools") or module.startswith(
+        ("engine", "autograd_cli")) else module + "."
+    return f"<{prefix}{kind.__qualname__} object at {address_of(value)}>"
 
 
 # --- how much a C walk over a value visits -------------------------------------------------------

@@ -19,6 +19,9 @@ from typing import Any
 
 from autograd_cli.language.formatting import TextFormatter
 from autograd_cli.language.limits import LimitExceeded, Limits
+from autograd_cli.language.memory import check_container, check_text, size_argument
+from autograd_cli.language.objects import is_engine_object
+from engine import memory
 
 BINARY_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -51,6 +54,9 @@ _SIZED = (int, str, list, tuple, bytes)
 # Integer results this close to max_int_bits (estimated from the operands' bits) are computed
 # and then measured: the estimate can be a bit off, the computation is then cheap.
 _MARGIN_BITS = 64
+# Integer results from this size on are charged to the memory account (smaller ones are seen
+# by the interpreter's sampling).
+_CHARGED_BITS = 4096
 
 
 class CheckedOperators:
@@ -79,6 +85,8 @@ class CheckedOperators:
             return BINARY_OPERATORS[operation](left, right)  # tensors, floats: nothing to check
         if operation is ast.Mod and type(left) is str:
             return self.formatter.percent(left, right)
+        if operation is ast.Mult:
+            left, right = _repeat_operands(left, right)
         check = self.size_checks.get(operation)
         if check is not None and check(left, right):
             return self._measured(BINARY_OPERATORS[operation](left, right))
@@ -92,7 +100,10 @@ class CheckedOperators:
             # list += iterable extends from any iterable in C: take the items counted.
             right = self.bounded_list(right)
             self.check_list_length(len(left) + len(right))
+            check_container(list, len(left) + len(right))
         else:
+            if operation is ast.Mult:
+                left, right = _repeat_operands(left, right)
             check = self.size_checks.get(operation)
             if check is not None and check(left, right):
                 return self._measured(INPLACE_OPERATORS[operation](left, right))
@@ -107,7 +118,7 @@ class CheckedOperators:
         if type(left) in _INTEGERS and type(right) in _INTEGERS:
             return self._check_int_bits(max(left.bit_length(), right.bit_length()) + 1)
         if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
-            self._check_length(_base_sequence(left), len(left) + len(right))
+            self._check_length(_base_sequence(left), len(left) + len(right), left, right)
         return None
 
     def _check_subtract(self, left: Any, right: Any) -> bool | None:
@@ -131,7 +142,7 @@ class CheckedOperators:
             count = operator.index(times)
         except TypeError:
             return  # Python raises its own TypeError
-        self._check_length(_base_sequence(sequence), len(sequence) * max(count, 0))
+        self._check_length(_base_sequence(sequence), len(sequence) * max(count, 0), sequence)
 
     def _check_power(self, base: Any, exponent: Any) -> bool | None:
         if type(base) in _INTEGERS and type(exponent) in _INTEGERS and exponent > 0:
@@ -161,6 +172,8 @@ class CheckedOperators:
     def _check_int_bits(self, bits: int, exact: bool = False) -> bool:
         """Refuse an integer result of about `bits` bits over the limit; True if it is too
         close to tell, so that the result must be measured."""
+        if bits >= _CHARGED_BITS:
+            memory.charge(bits // 8, "big integers")
         if bits <= self.safe_bits:
             return False
         limit = self.limits.max_int_bits
@@ -177,13 +190,30 @@ class CheckedOperators:
                                 f"bits, more than {self.limits.max_int_bits}")
         return result
 
-    def _check_length(self, kind: type, length: int) -> None:
+    def _check_length(self, kind: type, length: int, *parts: Any) -> None:
+        """A str/list/tuple of `length` items made of `parts`: within its limit, and its
+        memory within --max-memory, before it is built."""
         if kind is str:
             if length > self.limits.max_str_len:
                 raise LimitExceeded("max_str_len", f"a string of {length} characters is more "
                                     f"than {self.limits.max_str_len}")
+            check_text(length, *parts)
         else:
             self.check_list_length(length)
+            check_container(kind, length)
+
+
+def _repeat_operands(left: Any, right: Any) -> tuple[Any, Any]:
+    """`sequence * n`, `n * sequence`: the count as an int, asked for once (a program's
+    object could answer `__index__` differently the second time); a tensor keeps its own
+    `*` (it multiplies a list elementwise)."""
+    if isinstance(left, _SEQUENCES) and right.__class__ not in _INTEGERS and not (
+            is_engine_object(right)):
+        return left, size_argument(right)
+    if isinstance(right, _SEQUENCES) and left.__class__ not in _INTEGERS and not (
+            is_engine_object(left)):
+        return size_argument(left), right
+    return left, right
 
 
 def _base_sequence(value: Any) -> type:
