@@ -21,8 +21,8 @@ from typing import Any, Protocol
 
 from autograd_cli.language.formatting import TextFormatter
 from autograd_cli.language.limits import LimitExceeded, Limits
-from autograd_cli.language.objects import (
 from autograd_cli.language.memory import POINTER, check_container, size_argument
+from autograd_cli.language.objects import (
     NESTED_TYPES,
     BuiltinMethod,
     BuiltinType,

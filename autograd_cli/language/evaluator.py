@@ -35,8 +35,6 @@ except ImportError:  # not on Windows: the memory check is then left out
 
 from autograd_cli import library
 from autograd_cli.language.builtins import (
-from autograd_cli.language.memory import charge_result, check_container, check_copy, check_range
-from engine import memory
     PLAIN_METHODS,
     check_int_call,
     checked_method,
@@ -46,6 +44,7 @@ from engine import memory
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.formatting import TextFormatter, convert
 from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
+from autograd_cli.language.memory import charge_result, check_container, check_copy, check_range
 from autograd_cli.language.objects import (
     NESTED_TYPES,
     Namespace,
@@ -61,6 +60,7 @@ from autograd_cli.language.objects import (
     is_engine_object,
 )
 from autograd_cli.language.operators import COMPARISONS, UNARY_OPERATORS, CheckedOperators
+from engine import memory
 from engine.refused import Refused
 
 # How many steps run between looks at the clock and the memory.
@@ -922,7 +922,7 @@ class Interpreter:
         if function is int and (len(args) > 1 or kwargs):  # int(text, base)
             return check_int_call(args, kwargs, self.limits.max_int_bits)
         if function.__class__ is _HOST_METHOD:  # str.upper, list.copy, ...: about its size
-            check_copy(function.__self__)
+            check_copy(function.__self__)  # type: ignore[attr-defined]
         result = function(*args, **kwargs)
         charge_result(result)
         return result
