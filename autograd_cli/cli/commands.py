@@ -460,10 +460,12 @@ def _check_rendered(recorder: Any, fmt: str, existing: Path, file: str,
     data = _render(recorder, fmt, file, options, bound=bound)
     if isinstance(data, int):
         return data
-    try:
-        current = existing.read_bytes()
-    except OSError as error:
-        _say(f"agraph: error: cannot read {existing}: {error.strerror}\n")
+    from autograd_cli.language.source import SourceError, read_regular_file
+
+    try:  # no more than the new rendering and a byte: a longer file differs anyway
+        current = read_regular_file(str(existing), len(data))
+    except SourceError as error:
+        _say(f"agraph: error: cannot read {existing}: {error.message}\n")
         return PROGRAM_ERROR
     if current != data:
         _say(f"{existing}: differs from what `agraph render` makes now; render it again\n")

@@ -53,6 +53,18 @@ def decode_source(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def read_regular_file(path: str, max_bytes: int) -> bytes | None:
+    """Up to `max_bytes + 1` bytes of the regular file at `path` (a file agraph compares with,
+    such as `render --check`'s): None if it is longer than `max_bytes`. A device, FIFO or
+    directory is refused (SourceError) without reading from it: /dev/zero never ends."""
+    try:
+        return _read_file(path, max_bytes)
+    except ScriptError as error:
+        if error.type_name == "LimitError":
+            return None
+        raise
+
+
 def _read_file(path: str, max_bytes: int) -> bytes:
     try:
         # O_NONBLOCK: opening a FIFO with no writer must not hang; the stat below refuses it.
