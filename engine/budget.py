@@ -66,6 +66,7 @@ def check_bytes(nbytes: int, what: str) -> None:
 
 
 _ITEM_BYTES = 40  # a tuple slot and a small int
+_CHUNK = 1 << 16
 
 
 def bounded_tuple(items: Any, what: str) -> tuple[Any, ...]:
@@ -75,13 +76,13 @@ def bounded_tuple(items: Any, what: str) -> tuple[Any, ...]:
         length = len(items)
     except OverflowError:
         length = sys.maxsize
-    except TypeError:
-        cap = limits["max_bytes"] // _ITEM_BYTES
-        taken = tuple(itertools.islice(items, cap + 1))
-        if len(taken) > cap:
-            raise LimitError(f"{what} of more than {cap} items would need more than the limit "
-                             f"of {limits['max_bytes']} bytes", "--max-memory") from None
-        return taken
+    except TypeError:  # an iterator: taken in chunks, each checked before it is kept
+        taken: list[Any] = []
+        chunks = iter(lambda: tuple(itertools.islice(items, _CHUNK)), ())
+        for chunk in chunks:
+            memory.check(_ITEM_BYTES * len(chunk), f"{what} of more than {len(taken)} items")
+            taken.extend(chunk)
+        return tuple(taken)
     memory.check(64 + _ITEM_BYTES * length, f"{what} of {length} items")
     return tuple(items)
 

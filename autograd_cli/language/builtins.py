@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from autograd_cli.language.formatting import TextFormatter
 from autograd_cli.language.limits import LimitExceeded, Limits
-from autograd_cli.language.memory import POINTER, check_container, size_argument
+from autograd_cli.language.memory import POINTER, STR_OBJECT, check_container, size_argument
 from autograd_cli.language.objects import (
     NESTED_TYPES,
     BuiltinMethod,
@@ -33,7 +33,7 @@ from autograd_cli.language.objects import (
     display_repr,
     display_str,
 )
-from engine.memory import charge
+from engine.memory import charge, check
 
 _MISSING: Any = object()
 
@@ -180,6 +180,7 @@ class _Builtins:
     def round(self, number: Any, ndigits: Any = None) -> Any:
         if ndigits is None:
             return round(number)
+        ndigits = size_argument(ndigits)
         if type(number) is int and type(ndigits) is int and ndigits < 0:
             # round(n, -k) computes 10**k in C: beyond the digits of n the answer is 0.
             if -ndigits > number.bit_length() * math.log10(2) + 2:
@@ -241,7 +242,11 @@ def check_int_call(args: list[Any] | tuple[Any, ...], kwargs: dict[str, Any],
     digits leaves out the bases that are powers of two, so `int("1" * 10**7, 2)` would make a
     10-million-bit integer (and `//` of two of them takes a minute in one C call)."""
     text = args[0] if args else None
-    base = args[1] if len(args) > 1 else kwargs.get("base", 10)
+    base = size_argument(args[1] if len(args) > 1 else kwargs.get("base", 10))
+    if len(args) > 1:
+        args = (args[0], base, *args[2:])
+    elif "base" in kwargs:
+        kwargs = {**kwargs, "base": base}
     if type(text) is str and type(base) is int:
         bits = _parsed_bits(text, base)
         if bits > max_bits + 64:
@@ -286,8 +291,8 @@ def _python_types(classinfo: Any) -> type | tuple[type, ...]:
 # Methods of plain values a program may call as they are (they cannot grow anything much).
 PLAIN_METHODS: dict[type, frozenset[str]] = {
     str: frozenset("""
-        upper lower title capitalize casefold swapcase strip lstrip rstrip split rsplit
-        splitlines partition rpartition startswith endswith find rfind index rindex count
+        upper lower title capitalize casefold swapcase strip lstrip rstrip partition
+        rpartition startswith endswith find rfind index rindex count
         isdigit isalpha isalnum isspace isupper islower isdecimal isnumeric isidentifier
         removeprefix removesuffix
         """.split()),
@@ -341,6 +346,24 @@ def _str_replace(runtime: Runtime, text: str) -> Callable[..., str]:
                                            text, new)
         return text.replace(old, new, count)
     return replace
+
+
+def _str_split(name: str) -> Callable[[Runtime, str], Callable[..., list[str]]]:
+    """split/rsplit/splitlines make a string per piece (about 50 bytes each besides its
+    characters): the pieces are counted (a separator's occurrences) or bounded (one every
+    two characters) and their memory checked first."""
+    def factory(runtime: Runtime, text: str) -> Callable[..., list[str]]:
+        def split(*args: Any, **kwargs: Any) -> list[str]:
+            sep = args[0] if args and name != "splitlines" else kwargs.get("sep")
+            if type(sep) is str and sep:
+                pieces = text.count(sep) + 1
+            else:
+                pieces = len(text) // 2 + 1
+            check(64 + (POINTER + STR_OBJECT) * pieces + len(text),
+                  f"{name}() of a string of {len(text)} characters")
+            return getattr(text, name)(*args, **kwargs)  # type: ignore[no-any-return]
+        return split
+    return factory
 
 
 def _str_pad(name: str) -> Callable[[Runtime, str], Callable[..., str]]:
@@ -433,7 +456,8 @@ _HASHING_METHODS = {name: _hashing(name) for name in ("get", "pop", "setdefault"
 _CHECKED_METHODS: dict[type, dict[str, Callable[[Runtime, Any], Callable[..., Any]]]] = {
     str: {"format": _str_format, "join": _str_join, "replace": _str_replace,
           "ljust": _str_pad("ljust"), "rjust": _str_pad("rjust"), "center": _str_pad("center"),
-          "zfill": _str_pad("zfill")},
+          "zfill": _str_pad("zfill"),
+          **{name: _str_split(name) for name in ("split", "rsplit", "splitlines")}},
     list: {"append": _list_grow("append"), "extend": _list_grow("extend"),
            "insert": _list_grow("insert"), "sort": _list_sort,
            **{name: _comparing(name) for name in ("index", "count", "remove")}},

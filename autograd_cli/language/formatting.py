@@ -79,26 +79,27 @@ class TextFormatter:
         check_text(length, *parts)
 
     def format_string(self, template: str, args: tuple[Any, ...], kwargs: Mapping[str, Any],
-                      recursion: int = 2) -> str:
-        """`template.format(*args, **kwargs)`."""
+                      recursion: int = 2, numbering: list[int] | None = None) -> str:
+        """`template.format(*args, **kwargs)`; `numbering` holds the next automatic field
+        number, which goes on into nested specs (`"{:{}}".format(x, width)`)."""
         pieces: list[str] = []
         length = 0
-        next_index = 0
+        numbering = [0] if numbering is None else numbering
         for literal, field, spec, conversion in _PARSER.parse(template):
             pieces.append(literal)
             length += len(literal)
             if field is None:
                 continue
             if field == "":
-                field = str(next_index)
-                next_index += 1
+                field = str(numbering[0])
+                numbering[0] += 1
             value = self._field_value(field, args, kwargs)
             if conversion:
                 value = convert(value, conversion, self.max_len)
             if spec and "{" in spec:
                 if recursion == 0:
                     raise ValueError("Max string recursion exceeded")
-                spec = self.format_string(spec, args, kwargs, recursion - 1)
+                spec = self.format_string(spec, args, kwargs, recursion - 1, numbering)
             piece = self.format_value(value, spec or "")
             length += len(piece)
             self.check_length(length)

@@ -25,6 +25,7 @@ from engine import memory
 
 POINTER = 8  # bytes a list, tuple or set slot takes per item
 INT_BYTES = 32  # a small int object, made when a range is materialised
+STR_OBJECT = 56  # a short string object besides its characters
 DICT_ITEM_BYTES = 100  # about a dict entry with its share of the table (a set: half)
 _CHARGED = frozenset({str, bytes, list, tuple, dict, set, frozenset, int})
 
