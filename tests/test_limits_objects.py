@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_agraph
 
 MIB = 1 << 20
 SMALL = 160 * MIB  # --max-memory of most cases
@@ -283,18 +283,33 @@ CASES: dict[str, tuple[str, tuple[str, ...], int, str]] = {
 }
 
 
-def peak_and_run(program: Path, options: tuple[str, ...], cwd: Path
-                 ) -> tuple[int, bytes, bytes, int]:
-    """(exit status, stdout, stderr, peak resident KiB of the child alone)."""
-    with open(cwd.parent / "out", "w+b") as out, open(cwd.parent / "err", "w+b") as err:
-        child = subprocess.Popen([sys.executable, "-m", "autograd_cli", "run", str(program),
-                                  *options], stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                 cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return child.returncode, out.read(), err.read(), usage.ru_maxrss
+# Runs a command and writes its peak resident KiB to argv[1]. The test process may be big
+# (a whole suite run in it): a child forked from it would report that size as its own peak, so
+# agraph is forked from this small process instead.
+MEASURE = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as peak:
+    peak.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def measured(argv: list[str], folder: Path, cwd: Path, stdin: Any = subprocess.DEVNULL
+             ) -> tuple[int, bytes, bytes, int]:
+    """(exit status, stdout, stderr, peak resident bytes) of `argv` run in `cwd`."""
+    peak = folder / "peak"
+    process = subprocess.run([sys.executable, "-c", MEASURE, str(peak), *argv], stdin=stdin,
+                             capture_output=True, cwd=cwd, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return process.returncode, process.stdout, process.stderr, int(peak.read_text()) * 1024
+
+
+def agraph(*args: str) -> list[str]:
+    return [sys.executable, "-m", "autograd_cli", *args]
 
 
 def run_case(name: str, base: Path) -> dict[str, Any]:
@@ -306,9 +321,10 @@ def run_case(name: str, base: Path) -> dict[str, Any]:
     if MEMORY not in options:
         options = (*options, MEMORY, str(SMALL))
     limit = int(options[options.index(MEMORY) + 1])
-    status, out, err, peak_kib = peak_and_run(program, options, folder / "cwd")
+    status, out, err, peak = measured(agraph("run", str(program), *options), folder,
+                                      folder / "cwd")
     return {"status": status, "stdout": out.decode(), "stderr": err.decode(),
-            "peak": peak_kib * 1024, "limit": limit,
+            "peak": peak, "limit": limit,
             "written": sorted(os.listdir(folder / "cwd"))}
 
 
@@ -334,3 +350,66 @@ def test_hostile_program_is_stopped_by_its_limit(results: dict[str, dict[str, An
     assert "Traceback" not in stderr and 'File "' not in stderr, stderr
     assert result["peak"] < result["limit"], (result["peak"], stderr)
     assert result["written"] == [], result["written"]
+
+
+# --- what prints: no host repr --------------------------------------------------------------
+
+def test_iterators_print_as_python_does_with_the_runs_addresses(tmp_path: Path) -> None:
+    program = tmp_path / "iterators.expr"
+    program.write_text('x = [1]\nprint(iter(x), zip(x), enumerate(x), reversed(x))\n'
+                       'print(iter("ab"), iter(range(2)), iter({1: 2}), sum(i for i in x))\n'
+                       'print(f"{iter((1,))}", repr(iter({1})), [reversed(range(3))])\n')
+    runs = [run_agraph("run", str(program)) for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout  # the same bytes every run
+    assert runs[0].stdout.decode() == (
+        "<list_iterator object at 0x7f0000001000> <zip object at 0x7f0000001040> "
+        "<enumerate object at 0x7f0000001080> <list_reverseiterator object at 0x7f00000010c0>\n"
+        f"<{type(iter('ab')).__name__} object at 0x7f0000001100> "
+        "<range_iterator object at 0x7f0000001140> <dict_keyiterator object at 0x7f0000001180> 1\n"
+        "<tuple_iterator object at 0x7f00000011c0> <set_iterator object at 0x7f0000001200> "
+        "[<range_iterator object at 0x7f0000001240>]\n")
+
+
+# --- the command line -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("option", ["--max-seconds", "--max-memory", "--max-steps",
+                                    "--max-str-len", "--max-output-bytes"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "-inf", "1e400"])
+def test_a_limit_must_be_positive_and_finite(tmp_path: Path, option: str, value: str) -> None:
+    program = tmp_path / "ok.expr"
+    program.write_text("print(1)\n")
+    process = run_agraph("run", str(program), option, value)
+    assert process.returncode == 2, process.stderr
+    assert b"Traceback" not in process.stderr
+    assert option.encode() in process.stderr or b"Invalid value" in process.stderr
+    assert process.stdout == b""
+
+
+@pytest.mark.parametrize("argv", [
+    ("render", "{program}", "--check", "/dev/zero"),
+    ("render", "{program}", "--check", "{folder}"),
+    ("run", "/dev/zero"),
+    ("check", "/dev/zero"),
+])
+def test_files_agraph_reads_must_be_regular_and_are_read_capped(tmp_path: Path,
+                                                              argv: tuple[str, ...]) -> None:
+    program = tmp_path / "ok.expr"
+    program.write_text("import torch\nx = torch.ones(2, requires_grad=True)\ny = x.sum()\n")
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    args = [arg.format(program=program, folder=tmp_path) for arg in argv]
+    status, _, stderr, peak = measured(agraph(*args), tmp_path, cwd)
+    assert status in (1, 2), stderr
+    assert b"Traceback" not in stderr and stderr
+    assert peak < 300 * MIB
+    assert os.listdir(cwd) == []
+
+
+def test_stdin_is_read_with_the_size_cap(tmp_path: Path) -> None:
+    with open("/dev/zero", "rb") as zeros:
+        process = subprocess.run([sys.executable, "-m", "autograd_cli", "run", "-"],
+                                 stdin=zeros, capture_output=True, cwd=tmp_path, timeout=60)
+    assert process.returncode == 1
+    assert b"LimitError" in process.stderr and b"--max-source-bytes" in process.stderr
+    assert b"Traceback" not in process.stderr

@@ -76,7 +76,11 @@ def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
 
     def wrapper(**kwargs: Any) -> Any:
         values = {f.name: kwargs.pop(f.name) for f in fields}
-        return command(limits=Limits(**values), **kwargs)
+        try:
+            limits = Limits(**values)
+        except ValueError as error:  # nan, inf, 0, -1: a usage error (exit 2)
+            raise typer.BadParameter(str(error)) from None
+        return command(limits=limits, **kwargs)
 
     wrapper.__signature__ = signature.replace(parameters=params + extra)  # type: ignore
     wrapper.__doc__ = command.__doc__

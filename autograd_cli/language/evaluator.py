@@ -1009,6 +1009,7 @@ class Interpreter:
                 self.node = value_node
                 if type(mapping) is not dict:
                     raise TypeError(f"'{type(mapping).__name__}' object is not a mapping")
+                check_container(dict, len(result) + len(mapping))
                 result.update(mapping)
             else:
                 key = self.eval(key_node)

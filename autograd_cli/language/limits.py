@@ -14,7 +14,7 @@ Every limit has a command-line option that raises it, named after the field (`ma
     max_nested_items        10_000_000    --max-nested-items     nested items one ==, <, in,
                                                                  hash or sort walks
     max_tensor_elements     100_000_000   --max-elements         elements of a tensor (engine)
-    max_total_tensor_bytes  1 GiB         --max-memory           bytes of tensors (engine)
+    max_total_tensor_bytes  1 GiB         --max-memory           memory of the run
     max_graph_nodes         5_000_000     --max-graph-nodes      nodes one backward walks (engine)
     max_source_bytes        1_000_000     --max-source-bytes     size of the program file
     max_nesting_depth       200           --max-nesting-depth    nesting of the syntax
@@ -28,6 +28,7 @@ exceeded it and the option that raises it; its position is the program's line an
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from autograd_cli.language.errors import ScriptError
 
@@ -60,6 +61,17 @@ class Limits:
     max_nesting_depth: int = 200
     max_output_bytes: int = 10_000_000
     max_resident_bytes: int = 4 << 30
+
+    def __post_init__(self) -> None:
+        """Every limit is a positive, finite number: `--max-seconds nan` would never fire and
+        `--max-steps 0` would refuse every program (a ValueError, a usage error on the
+        command line)."""
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if type(value) is bool or not isinstance(value, int | float) or not (
+                    math.isfinite(value) and value > 0):
+                raise ValueError(f"{option_name(field.name)} must be a positive finite number, "
+                                 f"not {value!r}")
 
 
 def option_name(field: str) -> str:

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
@@ -320,6 +321,9 @@ _CONTAINERS: dict[type, tuple[str, str, str]] = {
 _OWN_REPR = (UserFunction, Namespace, BuiltinMethod, BuiltinType)
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def _object_repr(value: Any) -> str:
     if is_engine_object(value) or isinstance(value, _OWN_REPR):
         return repr(value)
@@ -334,11 +338,15 @@ def _object_repr(value: Any) -> str:
 
 
 def host_repr(value: Any) -> str:
-    """Python's `<list_iterator object at 0x...>` for an iterator, a zip, a generator, ...,
-    with the run's deterministic address (engine/addresses.py), never the real one."""
+    """Python's repr of a value agraph has no repr of its own for: `<list_iterator object at
+    0x...>` for an iterator, a zip, a generator, ..., with the run's deterministic address
+    (engine/addresses.py), never the real one; a library's own repr (a defaultdict) as it is,
+    but for any address in it."""
     kind = type(value)
     if kind.__name__ == "generator":
         return f"<generator object <genexpr> at {address_of(value)}>"
+    if kind.__repr__ is not object.__repr__:
+        return _ADDRESS.sub(" at " + address_of(value), repr(value))
     module = kind.__module__
     prefix = "" if module in ("builtins", "itertools") or module.startswith(
         ("engine", "autograd_cli")) else module + "."
