@@ -1,14 +1,17 @@
 """Real tutorial programs, pasted as published, against what PyTorch 2.13 gave for them.
 
 tests/tutorials/NAME.expr is a program as its tutorial publishes it (URL on line 1);
-NAME.json is what ../shared/oracle/torch_oracle.py recorded when real PyTorch ran it. Each one
-runs through the CLI in-process and must give PyTorch's stdout, error (type and line) and
-tensors (the oracle's `check` rules).
+NAME.json is what ../shared/oracle/torch_oracle.py recorded when real PyTorch ran it, with
+PyTorch's default generator seeded as a fresh `torch.Generator()` is (67280421310721), which is
+where agraph's generator starts: a program that draws without seeding gets the numbers agraph
+promises for it. Each one runs through the CLI in-process and must give PyTorch's stdout, error
+(type and line) and tensors (the oracle's `check` rules).
 
 Two tables beside the programs say what cannot be compared the plain way:
-  RANDOM.tsv      programs that draw unseeded random numbers: PyTorch gives other values on
-                  every run, so only the structure is compared (stdout with every number
-                  masked, the error, each tensor's name/shape/dtype/flags/grad_fn).
+  RANDOM.tsv      programs whose PyTorch output changes from run to run even so (unseeded
+                  numpy or `random`, printed id() values, set order, torch.empty, profiler
+                  times): only the structure is compared (stdout with every number masked,
+                  the error, each tensor's name/shape/dtype/flags/grad_fn).
   KNOWN_GAPS.tsv  programs agraph does not run like PyTorch yet, each with the issue that
                   covers it. They are strict xfails: one that starts passing fails the suite
                   until its line is removed.
