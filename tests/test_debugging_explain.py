@@ -142,6 +142,15 @@ def test_svg_model_highlights_both_paths() -> None:
     assert sum(e.kind == "path" for e in graph.edges) == 7
 
 
+def test_svg_model_starts_at_the_last_tensor_bound_to_the_output_name() -> None:
+    text = ("import torch\nw = torch.tensor([2.0], requires_grad=True)\ny = w * 3\n"
+            "y = y * w\ny.backward()\n")
+    explanation, _, recorder = explained(text, "y", "w")
+    graph = highlight_paths(rendering.graph_model(recorder), explanation)
+    marked = {n.attrs.get("name") for n in graph.nodes if n.role == "path" and n.kind == "tensor"}
+    assert marked == {"y (2)", "y", "w"}  # names numbered by binding: y, then y (2)
+
+
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
 def test_svg_option_writes_the_highlighted_graph(cli: Any, tmp_path: Path) -> None:
     target = tmp_path / "paths.svg"

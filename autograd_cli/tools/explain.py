@@ -589,17 +589,14 @@ def _check_lines(e: Explanation, total: np.ndarray) -> list[str]:
 
 # --- the picture -------------------------------------------------------------------------------
 
-_PRIMES = re.compile(r"^(.*?)('+|'\d+)?$")
+_NUMBERED = re.compile(r"^(.*?)(?: \((\d+)\))?$")
 
 
 def _rank(name: str) -> tuple[str, int]:
-    """`y''` -> ("y", 2), `y'4` -> ("y", 4): the recorder's primes, by binding order."""
-    match = _PRIMES.match(name)
+    """`y` -> ("y", 1), `y (3)` -> ("y", 3): the recorder's numbering, by binding order."""
+    match = _NUMBERED.match(name)
     assert match is not None
-    base, primes = match.group(1), match.group(2) or ""
-    if primes.startswith("'") and primes[1:].isdigit():
-        return base, int(primes[1:])
-    return base, len(primes)
+    return match.group(1), int(match.group(2) or 1)
 
 
 def highlight_paths(graph: Graph, explanation: Explanation) -> Graph:
