@@ -126,6 +126,11 @@ def run(
                                              "generator with N (default: 67280421310721, "
                                              "so every run draws the same numbers).",
                                              metavar="N", show_default=False)] = None,
+    figures: Annotated[Path | None, typer.Option("--figures", metavar="DIR", help="Write the "
+                                                 "figures the program draws with matplotlib "
+                                                 "into DIR (plt.show() as figure-N.svg, "
+                                                 "plt.savefig(NAME) as DIR/NAME).",
+                                                 show_default=False)] = None,
     *,
     limits: Limits,
 ) -> None:
@@ -147,7 +152,8 @@ def run(
                                  "--json", param_hint="--break")
     raise typer.Exit(commands.run(file, limits=limits, json_output=json_output, table=table,
                                   svg=svg, trace=trace, detect_anomaly=detect_anomaly,
-                                  break_line=break_line, watch=watch, lint=lint, seed=seed))
+                                  break_line=break_line, watch=watch, lint=lint, seed=seed,
+                                  figures=figures))
 
 
 @app.command()

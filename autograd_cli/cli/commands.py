@@ -111,7 +111,9 @@ def check(file: str, *, limits: Limits) -> int:
 
 def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None,
         trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
-        watch: str | None = None, lint: bool | None = None, seed: int | None = None) -> int:
+        watch: str | None = None, lint: bool | None = None, seed: int | None = None,
+        figures: Path | None = None) -> int:
+    from autograd_cli.cli.figures import write_figures
     from autograd_cli.tools.inspection import Inspection
 
     if lint is None:
@@ -172,6 +174,7 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     if rows is not None:
         _print_table(rows)
     status = OK if result.error is None and not problems else PROGRAM_ERROR
+    status = status or write_figures(display_name(file), figures)
     if svg is not None:
         written = _render_to(recorder, "svg", svg, file, {},
                              bound=after.doing("drawing the graph"))

@@ -33,7 +33,7 @@ FLAGS: dict[str, dict[str, tuple[str, bool]]] = {
 # command -> option that takes the next argument -> (parameter, the words allowed or PATH)
 PATH = "path"
 VALUED: dict[str, dict[str, tuple[str, Any]]] = {
-    "run": {},
+    "run": {"--figures": ("figures", PATH)},
     "render": {"--format": ("fmt", ("svg", "png", "pdf", "dot", "json", "mermaid", "html")),
                "-f": ("fmt", ("svg", "png", "pdf", "dot", "json", "mermaid", "html")),
                "--output": ("output", PATH), "-o": ("output", PATH),
@@ -44,7 +44,7 @@ VALUED: dict[str, dict[str, tuple[str, Any]]] = {
 DEFAULTS: dict[str, dict[str, Any]] = {
     "run": {"json_output": False, "table": None, "svg": None, "trace": False,
             "detect_anomaly": False, "break_line": None, "watch": None, "lint": None,
-            "seed": None},
+            "seed": None, "figures": None},
     "render": {"fmt": "svg", "svg": False, "output": None, "view": "forward", "pass_number": None,
                "show_saved": False, "values": True, "grads": True, "legend": True,
                "rankdir": "TB", "max_nodes": 300, "check_file": None, "detect_anomaly": False,

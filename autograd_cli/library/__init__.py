@@ -31,9 +31,11 @@ LIBRARY_MODULES: dict[str, str] = {
     "os": "host",
     "sys": "host",
     "numpy": "numpy_module",
+    "matplotlib": "pyplot_module",
 }
 # Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
-SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft"})
+SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",
+                        "matplotlib.pyplot", "matplotlib.ticker"})
 
 # Modules whose values are arrays: their first import hands the run's limits to the engine's
 # budget (engine/budget.py), as `import torch` does.

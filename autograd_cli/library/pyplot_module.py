@@ -1,0 +1,423 @@
+"""`matplotlib.pyplot` (and `matplotlib`, `matplotlib.ticker`): what a program draws is recorded.
+
+The calls tutorials make (`plt.plot`, `scatter`, `hist`, `bar`, `imshow`, `xlabel`, `title`,
+`legend`, `subplots` and Axes methods, `show`, `savefig`, ...) are kept as plain data, a
+`FigureSpec` per figure (numbers, strings and numpy copies of the arrays and tensors given, and
+the keyword arguments of an allow-list); nothing of matplotlib runs during the program. After
+the run, `agraph run --figures DIR` has real matplotlib (Agg, renderers/figures.py) draw each
+figure that `show()` or `savefig()` asked for, or that was left open at the end. The figures of
+the last run are in `RECORDED` (cli/commands.py takes them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from autograd_cli.language.objects import Namespace
+from engine import budget
+
+# Keyword arguments drawing calls may take; anything else is refused (`usetex=True` would run
+# LaTeX, `url=`/`gid=` would put a program's text in the SVG's attributes).
+KEYWORDS = frozenset("""
+    color c label linestyle ls linewidth lw marker markersize ms alpha s bins cmap width height
+    align edgecolor facecolor fontsize loc which axis density range histtype aspect
+    interpolation vmin vmax origin extent bottom left right top zorder rotation ha va ncol
+    frameon title shadow fill hatch where step x y xmin xmax ymin ymax label_type orientation
+    cumulative log stacked rwidth weights fmt capsize yerr xerr ecolor elinewidth markevery
+    drawstyle fontweight fontstyle labelpad pad size weight visible minor base nonpositive
+    markerfacecolor markeredgecolor mfc mec linewidths edgecolors norm levels colors
+    horizontalalignment verticalalignment labelsize direction length labelrotation
+    bbox_to_anchor borderaxespad fancybox numpoints markerscale scatterpoints framealpha
+    autopct startangle explode labels shrink fraction sharex sharey nrows ncols figsize dpi
+    num clear squeeze tight bbox_inches transparent format
+""".split())
+DRAWING = """
+    plot scatter hist bar barh imshow errorbar fill_between axhline axvline text step stem
+    semilogy semilogx loglog pie boxplot contour contourf annotate matshow hlines vlines
+""".split()
+SETTINGS = """
+    set_xlabel set_ylabel set_title legend grid set_xlim set_ylim set_xticks set_yticks
+    set_xscale set_yscale set_aspect axis set_xticklabels set_yticklabels tick_params
+    invert_yaxis invert_xaxis set_facecolor
+""".split()
+# plt.NAME -> the Axes method it calls
+PYPLOT_TO_AXES = {"xlabel": "set_xlabel", "ylabel": "set_ylabel", "title": "set_title",
+                  "xlim": "set_xlim", "ylim": "set_ylim", "xticks": "set_xticks",
+                  "yticks": "set_yticks", "xscale": "set_xscale", "yscale": "set_yscale",
+                  "legend": "legend", "grid": "grid", "axis": "axis",
+                  "tick_params": "tick_params"}
+MAX_FIGURES = 100
+MAX_POINTS = 10_000_000  # numbers recorded in one run, all figures together
+
+
+@dataclass
+class AxesSpec:
+    position: tuple[int, int, int]
+    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+
+
+@dataclass
+class FigureSpec:
+    """One figure as plain data: its size, its axes and their calls, its own calls."""
+
+    number: int
+    options: dict[str, Any] = field(default_factory=dict)
+    axes: list[AxesSpec] = field(default_factory=list)
+    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+
+    def snapshot(self) -> FigureSpec:
+        return FigureSpec(self.number, dict(self.options),
+                          [AxesSpec(a.position, list(a.calls)) for a in self.axes],
+                          list(self.calls))
+
+
+@dataclass
+class Output:
+    """A figure to write after the run: `name` None for `show()` and figures left open."""
+
+    figure: FigureSpec
+    name: str | None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+RECORDED: list[Output] = []
+_RUNNING: list[Recorder] = []  # the recorder of the run in progress (one run at a time)
+
+
+def take_outputs() -> list[Output]:
+    """After a run: the figures it asked to write, then those it left open (a notebook shows
+    them at the end), in order; the record is emptied."""
+    for recorder in _RUNNING:
+        recorder.finish()
+    _RUNNING.clear()
+    outputs = list(RECORDED)
+    RECORDED.clear()
+    return outputs
+
+
+class Artist:
+    """What drawing calls return (a line, an image, bars): something to hand back to
+    `legend`/`colorbar`, with no attributes."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<matplotlib artist>"
+
+
+class Recorder:
+    """pyplot's state for one run: figures, the current one, what was asked to be written."""
+
+    def __init__(self) -> None:
+        self.figures: list[FigureSpec] = []
+        self.current: FigureSpec | None = None
+        self.current_axes: AxesSpec | None = None
+        self.numbers = 0
+        self.next_number = 1
+        RECORDED.clear()
+        _RUNNING[:] = [self]
+
+    def plain(self, value: Any) -> Any:
+        """An argument as plain data: numbers, strings, lists of them, numpy copies."""
+        from engine.ndarray import NumpyArray, NumpyFloat, NumpyInt
+        from engine.numpy_bridge import to_numpy
+        from engine.tensor import Tensor
+
+        if value is None or isinstance(value, (bool, str)):
+            return value
+        if isinstance(value, (NumpyFloat, NumpyInt)):
+            return value._scalar.item()
+        if isinstance(value, (int, float)):
+            return value
+        if isinstance(value, (Tensor, NumpyArray)):
+            array = to_numpy(value)._array if isinstance(value, Tensor) else value._array
+            self.count(array.size)
+            return np.array(array, copy=True)
+        if isinstance(value, range):
+            self.count(len(value))
+            return list(value)
+        if isinstance(value, (list, tuple)):
+            self.count(len(value))
+            return type(value)(self.plain(item) for item in value)
+        if isinstance(value, (Artist, TickerSpec)):
+            return value
+        raise TypeError(f"agraph's pyplot takes numbers, strings, lists, arrays and tensors, "
+                        f"not {type(value).__name__}")
+
+    def count(self, numbers: int) -> None:
+        self.numbers += numbers
+        if self.numbers > MAX_POINTS:
+            raise budget.LimitError(f"the figures of this run hold more than {MAX_POINTS} "
+                                    "numbers", "--max-memory")
+        budget.check_bytes(numbers * 8, f"a plot of {numbers} numbers")
+
+    def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+             ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        for key in kwargs:
+            if key not in KEYWORDS:
+                raise TypeError(f"{name}() got an unexpected keyword argument '{key}' (or "
+                                "agraph's pyplot does not support it)")
+        return self.plain(tuple(args)), {key: self.plain(v) for key, v in kwargs.items()}
+
+    def figure(self, num: Any = None, **kwargs: Any) -> Figure:
+        if isinstance(num, int) and not isinstance(num, bool):
+            for existing in self.figures:
+                if existing.number == num:
+                    self.current = existing
+                    self.current_axes = existing.axes[-1] if existing.axes else None
+                    return Figure(self, existing)
+        if len(self.figures) >= MAX_FIGURES:
+            raise budget.LimitError(f"more than {MAX_FIGURES} figures are open; close some "
+                                    "with plt.close()", "--max-memory")
+        _, options = self.call("figure", (), kwargs)
+        spec = FigureSpec(num if isinstance(num, int) else self.next_number, options)
+        self.next_number = max(self.next_number, spec.number) + 1
+        self.figures.append(spec)
+        self.current, self.current_axes = spec, None
+        return Figure(self, spec)
+
+    def current_figure(self) -> FigureSpec:
+        if self.current is None:
+            self.figure()
+        assert self.current is not None
+        return self.current
+
+    def axes(self, figure: FigureSpec, position: tuple[int, int, int]) -> Axes:
+        for existing in figure.axes:
+            if existing.position == position:
+                self.current_axes = existing
+                return Axes(self, existing)
+        spec = AxesSpec(position)
+        figure.axes.append(spec)
+        self.current, self.current_axes = figure, spec
+        return Axes(self, spec)
+
+    def gca(self) -> Axes:
+        figure = self.current_figure()
+        if self.current_axes is None or self.current_axes not in figure.axes:
+            return self.axes(figure, (1, 1, 1))
+        return Axes(self, self.current_axes)
+
+    def write(self, figure: FigureSpec, name: str | None, options: dict[str, Any]) -> None:
+        RECORDED.append(Output(figure.snapshot(), name, options))
+
+    def show(self) -> None:
+        for figure in self.figures:
+            self.write(figure, None, {})
+        self.figures.clear()
+        self.current = self.current_axes = None
+
+    def close(self, which: Any = None) -> None:
+        if which == "all":
+            self.figures.clear()
+        else:
+            target = which.spec if isinstance(which, Figure) else self.current
+            self.figures = [f for f in self.figures if f is not target]
+        self.current = self.figures[-1] if self.figures else None
+        self.current_axes = None
+
+    def finish(self) -> None:
+        """At the end of the run: figures left open are drawn too (a notebook shows them)."""
+        for figure in self.figures:
+            if figure.axes or figure.calls:
+                self.write(figure, None, {})
+        self.figures.clear()
+
+
+class Axes:
+    """An Axes as a program holds it: its drawing and setting methods, recorded."""
+
+    PUBLIC_ATTRS = frozenset(DRAWING + SETTINGS)
+    __slots__ = ("_recorder", "_spec")
+
+    def __init__(self, recorder: Recorder, spec: AxesSpec) -> None:
+        self._recorder = recorder
+        self._spec = spec
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in Axes.PUBLIC_ATTRS:
+            raise AttributeError(name)
+        return lambda *args, **kwargs: record_on(self._recorder, self._spec, name, args, kwargs)
+
+    def __repr__(self) -> str:
+        return "<Axes>"
+
+
+def record_on(recorder: Recorder, spec: AxesSpec, name: str, args: tuple[Any, ...],
+              kwargs: dict[str, Any]) -> Any:
+    plain_args, plain_kwargs = recorder.call(name, args, kwargs)
+    spec.calls.append((name, plain_args, plain_kwargs))
+    if name == "hist" and plain_args:
+        counts, edges = np.histogram(np.asarray(plain_args[0], dtype=float),
+                                     bins=plain_kwargs.get("bins", 10),
+                                     range=plain_kwargs.get("range"))
+        from engine.ndarray import wrap
+
+        return wrap(counts.astype(float)), wrap(edges), Artist()
+    if name == "plot":
+        return [Artist()]
+    return Artist() if name in DRAWING else None
+
+
+class Figure:
+    """A figure as a program holds it (`fig, ax = plt.subplots()`)."""
+
+    PUBLIC_ATTRS = frozenset({"add_subplot", "suptitle", "savefig", "tight_layout", "colorbar",
+                              "show", "gca", "subplots_adjust", "set_size_inches", "legend"})
+    __slots__ = ("_recorder", "spec")
+
+    def __init__(self, recorder: Recorder, spec: FigureSpec) -> None:
+        self._recorder = recorder
+        self.spec = spec
+
+    def add_subplot(self, *position: Any, **kwargs: Any) -> Axes:
+        return self._recorder.axes(self.spec, _position(position))
+
+    def gca(self) -> Axes:
+        return self._recorder.axes(self.spec, self.spec.axes[-1].position if self.spec.axes
+                                   else (1, 1, 1))
+
+    def savefig(self, fname: Any, **kwargs: Any) -> None:
+        _, options = self._recorder.call("savefig", (), kwargs)
+        self._recorder.write(self.spec, _file_name(fname), options)
+
+    def show(self) -> None:
+        self._recorder.write(self.spec, None, {})
+
+    def _record(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        plain_args, plain_kwargs = self._recorder.call(name, args, kwargs)
+        self.spec.calls.append((name, plain_args, plain_kwargs))
+
+    def suptitle(self, *args: Any, **kwargs: Any) -> None:
+        self._record("suptitle", args, kwargs)
+
+    def tight_layout(self, *args: Any, **kwargs: Any) -> None:
+        self._record("tight_layout", args, kwargs)
+
+    def subplots_adjust(self, *args: Any, **kwargs: Any) -> None:
+        self._record("subplots_adjust", args, kwargs)
+
+    def set_size_inches(self, *args: Any, **kwargs: Any) -> None:
+        self._record("set_size_inches", args, kwargs)
+
+    def legend(self, *args: Any, **kwargs: Any) -> None:
+        self._record("legend", args, kwargs)
+
+    def colorbar(self, *args: Any, **kwargs: Any) -> None:
+        self._record("colorbar", (), kwargs)
+
+    def __repr__(self) -> str:
+        return f"<Figure {self.spec.number}>"
+
+
+def _position(position: tuple[Any, ...]) -> tuple[int, int, int]:
+    if len(position) == 1 and isinstance(position[0], int) and 111 <= position[0] <= 999:
+        digits = str(position[0])
+        return int(digits[0]), int(digits[1]), int(digits[2])
+    if not position:
+        return 1, 1, 1
+    if len(position) != 3 or not all(isinstance(p, int) for p in position):
+        raise TypeError("subplot positions are (nrows, ncols, index) or a three-digit int")
+    rows, columns, index = position
+    if not (1 <= index <= rows * columns) or rows * columns > 100:
+        raise ValueError(f"num must be an integer with 1 <= num <= {rows * columns}, not "
+                         f"{index}")
+    return rows, columns, index
+
+
+def _file_name(fname: Any) -> str:
+    if not isinstance(fname, str):
+        raise TypeError("agraph's savefig takes a file name (it is written into --figures DIR)")
+    return fname
+
+
+class TickerSpec:
+    """`matplotlib.ticker.MultipleLocator(0.5)` and friends, kept as data."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+    __slots__ = ("name", "args")
+
+    def __init__(self, name: str, args: tuple[Any, ...]) -> None:
+        self.name = name
+        self.args = args
+
+    def __repr__(self) -> str:
+        return f"<matplotlib.ticker.{self.name}>"
+
+
+def _ticker() -> Namespace:
+    def maker(name: str) -> Any:
+        def make(*args: Any) -> TickerSpec:
+            if not all(isinstance(a, (int, float, str)) for a in args):
+                raise TypeError(f"{name} takes numbers or a format string")
+            return TickerSpec(name, args)
+        make.__name__ = make.__qualname__ = name
+        return make
+
+    return Namespace("matplotlib.ticker", {name: maker(name) for name in (
+        "MultipleLocator", "MaxNLocator", "FormatStrFormatter", "StrMethodFormatter",
+        "PercentFormatter", "AutoMinorLocator", "NullLocator", "LinearLocator")})
+
+
+def namespace(runtime: Any, name: str) -> Namespace:
+    recorder = Recorder()
+
+    def pyplot_call(axes_method: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            axes = recorder.gca()
+            return record_on(recorder, axes._spec, axes_method, args, kwargs)
+        call.__name__ = call.__qualname__ = axes_method
+        return call
+
+    def subplots(nrows: int = 1, ncols: int = 1, **kwargs: Any) -> tuple[Figure, Any]:
+        options = {key: kwargs.pop(key) for key in ("figsize", "dpi") if key in kwargs}
+        figure = recorder.figure(**options)
+        grid = [[figure.add_subplot(nrows, ncols, row * ncols + column + 1)
+                 for column in range(ncols)] for row in range(nrows)]
+        if nrows == 1 and ncols == 1:
+            return figure, grid[0][0]
+        if nrows == 1 or ncols == 1:
+            return figure, [axes for row in grid for axes in row]
+        return figure, grid
+
+    def subplot(*position: Any, **kwargs: Any) -> Axes:
+        return recorder.axes(recorder.current_figure(), _position(position))
+
+    def savefig(fname: Any, **kwargs: Any) -> None:
+        Figure(recorder, recorder.current_figure()).savefig(fname, **kwargs)
+
+    def figure_call(method: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(Figure(recorder, recorder.current_figure()), method)(*args, **kwargs)
+        call.__name__ = call.__qualname__ = method
+        return call
+
+    def cla() -> None:
+        recorder.gca()._spec.calls.clear()
+
+    def clf() -> None:
+        figure = recorder.current_figure()
+        figure.axes.clear()
+        figure.calls.clear()
+        recorder.current_axes = None
+
+    members: dict[str, Any] = {method: pyplot_call(method) for method in DRAWING}
+    members.update({short: pyplot_call(method) for short, method in PYPLOT_TO_AXES.items()})
+    members.update({"figure": recorder.figure, "subplots": subplots, "subplot": subplot,
+                    "gca": recorder.gca, "gcf": lambda: Figure(recorder,
+                                                               recorder.current_figure()),
+                    "show": lambda *args, **kwargs: recorder.show(), "savefig": savefig,
+                    "close": recorder.close, "cla": cla, "clf": clf,
+                    "ion": lambda: None, "ioff": lambda: None, "pause": lambda *a: None,
+                    "draw": lambda: None, "style": Namespace("matplotlib.style", {
+                        "use": lambda *args, **kwargs: None})})
+    for method in ("suptitle", "tight_layout", "colorbar", "subplots_adjust"):
+        members[method] = figure_call(method)
+    pyplot = Namespace("matplotlib.pyplot", members)
+    return Namespace("matplotlib", {"pyplot": pyplot, "ticker": _ticker(),
+                                    "use": lambda *args, **kwargs: None})
+

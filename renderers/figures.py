@@ -1,0 +1,58 @@
+"""Figures a program drew with pyplot, drawn by real matplotlib (Agg) from their recorded data.
+
+A figure arrives as plain data (autograd_cli/library/pyplot_module.py: its options, its axes
+and the calls made on them, numbers, strings and numpy arrays only); this module replays the
+calls on a fresh `matplotlib.figure.Figure` (no pyplot, no global figure state) and returns the
+file's bytes. SVG is byte-stable: a fixed hash salt for the ids and no date in the metadata;
+PNG and PDF carry no date either. matplotlib is imported here, on first use (`pip install
+agraph[plots]`); `available()` says whether it can be.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+FORMATS = ("svg", "png", "pdf")
+
+
+def available() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None) -> bytes:
+    """The bytes of `figure` (a pyplot_module.FigureSpec) as `fmt` (svg, png or pdf)."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    from matplotlib.figure import Figure
+
+    options = dict(options or {})
+    style: Any = {"svg.hashsalt": "agraph", "svg.fonttype": "path", "text.usetex": False}
+    with matplotlib.rc_context(style):
+        drawn = Figure(**{key: value for key, value in figure.options.items()
+                          if key in ("figsize", "dpi")})
+        images: list[Any] = []
+        for axes_spec in figure.axes:
+            axes = drawn.add_subplot(*axes_spec.position)
+            for name, args, kwargs in axes_spec.calls:
+                result = getattr(axes, name)(*args, **kwargs)
+                if name in ("imshow", "matshow", "contourf", "contour", "scatter"):
+                    images.append((result, axes))
+        for name, args, kwargs in figure.calls:
+            if name == "colorbar":
+                if images:
+                    drawn.colorbar(images[-1][0], ax=images[-1][1], **kwargs)
+            else:
+                getattr(drawn, name)(*args, **kwargs)
+        buffer = io.BytesIO()
+        metadata = {"svg": {"Date": None}, "png": {"Software": None},
+                    "pdf": {"CreationDate": None, "ModDate": None}}[fmt]
+        saved = {key: options[key] for key in ("dpi", "transparent", "bbox_inches")
+                 if key in options}
+        drawn.savefig(buffer, format=fmt, metadata=metadata, **saved)
+    return buffer.getvalue()

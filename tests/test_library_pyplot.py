@@ -1,0 +1,111 @@
+"""`import matplotlib.pyplot as plt`: what a program draws is recorded, then drawn by real
+matplotlib into `--figures DIR` (byte-stable), or noted on stderr without it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autograd_cli.cli import figures as cli_figures
+from autograd_cli.language.interpreter import run_program
+from autograd_cli.language.limits import Limits
+from tests.conftest import run_agraph
+
+pytest.importorskip("matplotlib")
+
+PROGRAM = """\
+import torch
+import math
+import matplotlib.pyplot as plt
+import matplotlib.ticker as ticker
+a = torch.linspace(0., 2. * math.pi, steps=25, requires_grad=True)
+b = torch.sin(a)
+plt.plot(a.detach(), b.detach(), label="sin")
+plt.xlabel("a")
+plt.legend()
+plt.savefig("../../outside/loss.png")
+fig, axes = plt.subplots(1, 2, figsize=(6, 3))
+counts, edges, patches = axes[0].hist([1, 2, 2, 3, 3, 3], bins=3)
+axes[1].imshow([[0, 1], [1, 0]])
+fig.suptitle("two")
+plt.show()
+print(counts, len(edges))
+"""
+
+
+def write_program(tmp_path: Path, text: str = PROGRAM) -> Path:
+    program = tmp_path / "plots.expr"
+    program.write_text(text)
+    return program
+
+
+def test_figures_are_written_and_byte_identical_across_runs(tmp_path: Path) -> None:
+    program = write_program(tmp_path)
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    for directory in (first, second):
+        result = run_agraph("run", str(program), "--figures", str(directory), cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.decode() == "[1. 2. 3.] 4\n"
+    names = sorted(p.name for p in first.iterdir())
+    assert names == ["figure-1.svg", "figure-2.svg", "loss.png"]
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    svg = (first / "figure-2.svg").read_text()
+    assert svg.startswith("<?xml") and "<dc:date>" not in svg
+    assert (first / "loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "outside").exists()
+
+
+def test_without_figures_nothing_is_written_and_one_note_says_how(tmp_path: Path) -> None:
+    program = write_program(tmp_path)
+    result = run_agraph("run", str(program), cwd=tmp_path)
+    assert result.returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plots.expr"]
+    assert result.stderr.decode() == (
+        f"{program}: note: the program drew 3 figures (loss.png, figure-1.svg, "
+        "figure-2.svg); write them with --figures DIR\n")
+
+
+def test_without_matplotlib_a_note_and_never_a_crash(cli: Any, tmp_path: Path,
+                                                     monkeypatch: Any) -> None:
+    from renderers import figures
+
+    monkeypatch.setattr(figures, "available", lambda: False)
+    program = write_program(tmp_path)
+    quiet = cli("run", str(program))
+    assert quiet.exit_code == 0 and cli_figures.INSTALL_HINT in quiet.stderr
+    asked = cli("run", str(program), "--figures", str(tmp_path))
+    assert asked.exit_code == 3 and cli_figures.INSTALL_HINT in asked.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plots.expr"]
+
+
+@pytest.mark.parametrize("requested, written", [
+    ("loss.png", "loss.png"), ("../../etc/passwd", "passwd.png"), ("/tmp/x.svg", "x.svg"),
+    (".hidden.pdf", "hidden.pdf"), ("a b?.png", "a_b_.png"), ("..", "figure-1.png"),
+    ("plot.jpg", "plot.jpg.png"), ("C:\\temp\\fig.svg", "fig.svg"),
+])
+def test_savefig_names_stay_inside_the_directory(requested: str, written: str) -> None:
+    assert cli_figures.file_name(requested, 1) == written
+
+
+@pytest.mark.parametrize("source, kind", [
+    ("plt.text(0, 0, 'x', usetex=True)", "TypeError"),
+    ("plt.plot([1], url='javascript:x')", "TypeError"),
+    ("plt.plot(torch.ones(2, requires_grad=True))", "RuntimeError"),
+    ("plt.plot(print)", "TypeError"),
+    ("plt.savefig(3)", "TypeError"),
+    ("plt.subplot(2, 2, 5)", "ValueError"),
+])
+def test_what_pyplot_refuses(source: str, kind: str) -> None:
+    result = run_program(f"import torch\nimport matplotlib.pyplot as plt\n{source}\n", Limits())
+    assert result.error is not None and (result.error.type_name, result.error.line) == (kind, 3)
+
+
+def test_a_missing_figures_directory_is_an_error(tmp_path: Path) -> None:
+    program = write_program(tmp_path)
+    result = run_agraph("run", str(program), "--figures", str(tmp_path / "missing"))
+    assert result.returncode == 1 and b"not a directory" in result.stderr
