@@ -23,11 +23,15 @@ KNOWN_GAPS: dict[str, str] = {
     "tut_math_polynomial_tensor": "float32 sum of 2000 products: PyTorch's reduction order "
                                   "differs from numpy's in the last digit after 300 steps",
     "tut_numpy_tensors_basics": "type() is not a builtin of the language yet (language issue)",
+    "tut_math_polynomial_nn": "float32 addmm/sum over 2000 rows: PyTorch's accumulation order "
+                              "differs in the last digit of the printed loss",
+    "tut_math_polynomial_optim": "float32 addmm/sum over 2000 rows: PyTorch's accumulation "
+                                 "order differs in the last digit of the printed loss",
 }
 
 
 def test_every_case_is_a_published_program_with_its_pytorch_result() -> None:
-    assert len(CASES) >= 5, "the library corpus went missing"
+    assert len(CASES) >= 18, "the library corpus went missing"
     for name in CASES:
         first = (CASES_DIR / f"{name}.expr").read_text(encoding="utf-8").split("\n", 1)[0]
         assert first.startswith("# https://"), name
