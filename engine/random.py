@@ -181,12 +181,37 @@ def randint_like(t: Tensor, low: Any, high: Any = None, *, dtype: Any = None,
                           requires_grad)
 
 
+def memory_order(tensor: Tensor) -> np.ndarray | None:
+    """The logical (row-major) positions of a tensor's elements in the order of its memory, or
+    None when the two agree. PyTorch's kernels fill a tensor in memory order."""
+    array = tensor.array
+    if array.flags.c_contiguous or array.ndim < 2:
+        return None
+    offsets = np.zeros(array.shape, dtype=np.int64)
+    for axis, (size, stride) in enumerate(zip(array.shape, array.strides, strict=True)):
+        shape = [1] * array.ndim
+        shape[axis] = size
+        offsets = offsets + np.arange(size, dtype=np.int64).reshape(shape) * stride
+    return np.argsort(offsets.ravel(), kind="stable")
+
+
+def in_memory_order(tensor: Tensor, values: np.ndarray) -> np.ndarray:
+    """Values drawn for an in-place fill, placed as PyTorch's kernels write them (a transposed
+    view is filled along its base's rows)."""
+    order = memory_order(tensor)
+    if order is None:
+        return values.reshape(tensor.shape_tuple)
+    placed = np.empty(values.size, dtype=values.dtype)
+    placed[order] = values.ravel()
+    return placed.reshape(tensor.shape_tuple)
+
+
 def uniform_values(tensor: Tensor, low: float, high: float, generator: Any = None
                    ) -> np.ndarray:
     """What `tensor.uniform_(low, high)` writes (engine/tensor.py's in-place method)."""
     _floating(tensor.dtype, "check_uniform_bounds")
-    return sampling.uniform(pick(generator), tensor.numel(), float(low), float(high),
-                            tensor.array.dtype).reshape(tensor.shape_tuple)
+    return in_memory_order(tensor, sampling.uniform(pick(generator), tensor.numel(), float(low),
+                                                    float(high), tensor.array.dtype))
 
 
 def normal_values(tensor: Tensor, mean: float, std: float, generator: Any = None
@@ -194,8 +219,9 @@ def normal_values(tensor: Tensor, mean: float, std: float, generator: Any = None
     _floating(tensor.dtype, "normal_kernel_cpu")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    return sampling.normal(pick(generator), tensor.numel(), float(mean), float(std),
-                           tensor.array.dtype).reshape(tensor.shape_tuple)
+    contiguous = bool(tensor.array.flags.c_contiguous)
+    return in_memory_order(tensor, sampling.normal(pick(generator), tensor.numel(), float(mean),
+                                                   float(std), tensor.array.dtype, contiguous))
 
 
 def bernoulli_mask(shape: tuple[int, ...], p: float, generator: Any = None) -> np.ndarray:
@@ -259,7 +285,9 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
         probabilities = np.broadcast_to(p.array, self.shape_tuple)
         if ((probabilities < 0) | (probabilities > 1)).any():
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-        values = sampling.bernoulli_tensor(chosen, np.ascontiguousarray(probabilities))
+        order = memory_order(self)
+        flat = probabilities.ravel() if order is None else probabilities.ravel()[order]
+        values = sampling.bernoulli_tensor(chosen, np.ascontiguousarray(flat))
     else:
         if not 0 <= float(p) <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
@@ -270,8 +298,9 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
 def _write(self: Tensor, values: np.ndarray) -> Tensor:
     from engine import grad_mode
 
+    placed = in_memory_order(self, values.astype(self.array.dtype))
     with grad_mode.no_grad():
-        return self.copy_(Tensor._wrap(values.reshape(self.shape_tuple).astype(self.array.dtype)))
+        return self.copy_(Tensor._wrap(placed))
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  # noqa: A002

@@ -101,13 +101,13 @@ def _fill_blocks_double(uniforms: np.ndarray, mean: float, std: float) -> np.nda
     return np.concatenate(halves, axis=1).ravel()
 
 
-def normal(generator: Generator, count: int, mean: float, std: float, dtype: Any
-           ) -> np.ndarray:
-    """normal_kernel: the vectorised fill for 16 values or more, else the scalar path. The fill
-    draws all uniforms first; when the count is not a multiple of 16 it draws 16 more and redoes
-    the last 16 values with them."""
+def normal(generator: Generator, count: int, mean: float, std: float, dtype: Any,
+           contiguous: bool = True) -> np.ndarray:
+    """normal_kernel: the vectorised fill for 16 values or more of a contiguous tensor, else the
+    scalar path. The fill draws all uniforms first; when the count is not a multiple of 16 it
+    draws 16 more and redoes the last 16 values with them."""
     double = np.dtype(dtype) == f64
-    if count < NORMAL_FILL_MIN:
+    if count < NORMAL_FILL_MIN or not contiguous:
         scalars = [normal_scalar(generator, mean, std) for _ in range(count)]
         return np.array(scalars, dtype=f64).astype(dtype)
     draw = uniform_double if double else uniform_float
