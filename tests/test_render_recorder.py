@@ -304,3 +304,22 @@ def test_a_loop_outside_autograd_keeps_no_chain() -> None:
         return count
 
     assert live_records(1000) == live_records(10) < 5
+
+
+def test_a_leaf_updated_after_use_says_its_value_is_the_programs_last() -> None:
+    program = """
+        w = torch.tensor([1.0], requires_grad=True)
+        opt = torch.optim.SGD([w], lr=0.5)
+        for step in range(2):
+            opt.zero_grad()
+            loss = (w * 3).sum()
+            loss.backward()
+            opt.step()
+    """
+    ended = graph(run(program))
+    label = next(n["label"] for n in ended["nodes"] if n["attrs"].get("name") == "w")
+    assert "= [-2.] (end of program)" in label  # 1 - 0.5*3 - 0.5*3; the ops drawn used -0.5
+    recorder = run(program, keep_pass=2)
+    second = json.loads(render(recorder, fmt="json", pass_number=2))
+    label = next(n["label"] for n in second["nodes"] if n["attrs"].get("name") == "w")
+    assert "= [-0.5000]" in label and not any("end of program" in line for line in label)

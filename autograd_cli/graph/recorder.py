@@ -218,6 +218,7 @@ class Snapshot:
     names: dict[Record, str]
     notes: list[str]
     program: list[str] = field(default_factory=list)  # the source lines (the HTML view's)
+    at_end: bool = True  # leaves' values are the program's last (not one pass's)
 
 
 class GraphRecorder:
@@ -454,7 +455,7 @@ class GraphRecorder:
         notes = [f"the graph that backward pass {number} of {self.passes} walked"]
         return Snapshot(records, expand, set(captured.roots), captured.values, captured.grads,
                         captured.flows, [], display_names(records, bound), notes,
-                        self.source_lines)
+                        self.source_lines, at_end=False)
 
 
 def saved_summaries(node: Any) -> tuple[tuple[str, Summary], ...]:
@@ -585,7 +586,8 @@ def tensor_lines(record: Record, snap: Snapshot, options: ViewOptions,
                              "has_grad": grad is not None, "line": record.line, "col": record.col}
     value = value_text(summary)
     if options.values and value is not None:
-        changed = summary is not record.summary and value_changed(record.summary, summary)
+        changed = snap.at_end and summary is not record.summary and value_changed(
+            record.summary, summary)
         lines.append(f"= {value} (end of program)" if changed else f"= {value}")
         attrs["value"] = value
         if changed:  # a leaf updated after the ops drawn used it (an optimizer step)
