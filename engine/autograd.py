@@ -47,6 +47,7 @@ SECOND_BACKWARD = (
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
     "graph a second time or if you need to access saved tensors after calling backward."
 )
+SAVED_SLOTS = ("self", "other")  # PyTorch's names of a node's saved first and second input
 INPLACE_HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
@@ -333,9 +334,35 @@ class Function(Node):
         original = Tensor._wrap(tensor.array.copy())
         original._grad_fn, original.output_nr = tensor.grad_fn, tensor.output_nr
         original._requires_grad = tensor._requires_grad
-        self.saved_versions = tuple(0 if value is tensor else version for value, version
-                                    in zip(self.saved, self.saved_versions, strict=True))
-        self.saved = tuple(original if value is tensor else value for value in self.saved)
+        # Only `self` (input 0) is replaced: `h.mul_(h)` also saved h as `other`, and PyTorch
+        # then finds it modified at backward (the version-counter error), so must we.
+        self.saved_versions = tuple(0 if value is tensor and i == 0 else version
+                                    for i, (value, version)
+                                    in enumerate(zip(self.saved, self.saved_versions,
+                                                     strict=True)))
+        self.saved = tuple(original if value is tensor and i == 0 else value
+                           for i, value in enumerate(self.saved))
+
+    def saved_attribute(self, name: str) -> Any:
+        """`grad_fn._saved_self`, `_saved_other`, `_saved_result`: what this node saved, as
+        PyTorch documents them (the input tensors themselves; the result with this grad_fn)."""
+        slot = name.removeprefix("_saved_")
+        if slot not in SAVED_SLOTS and slot != "result":
+            raise AttributeError(f"'{self.grad_fn_name}' object has no attribute '{name}'")
+        if self.released and self.saved_something:
+            raise RuntimeError(SECOND_BACKWARD)
+        if slot == "result":
+            if self.saved_output is None:
+                raise AttributeError(f"'{self.grad_fn_name}' object has no attribute '{name}'")
+            result = Tensor._wrap(self.saved_output[0])
+            result._version = self.saved_output[1]
+            result._requires_grad = True
+            result._grad_fn = self
+            return result
+        index = SAVED_SLOTS.index(slot)
+        if self.saved is None or index >= len(self.saved) or self.saved[index] is None:
+            raise AttributeError(f"'{self.grad_fn_name}' object has no attribute '{name}'")
+        return self.saved[index]
 
     def release(self) -> None:
         self.saved = None

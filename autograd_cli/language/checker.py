@@ -27,6 +27,10 @@ from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits, limit_error
 from autograd_cli.library import IMPORTABLE_MODULES
 
+# The only names starting with '_' a program may read: what a grad_fn saved, as PyTorch
+# documents them (engine/autograd.py, Function.saved_attribute).
+SAVED_TENSOR_ATTRIBUTES = frozenset({"_saved_self", "_saved_other", "_saved_result"})
+
 # Host builtins a program must never reach; using one is refused before the program runs.
 FORBIDDEN_BUILTINS = frozenset("""
     eval exec compile open input breakpoint help exit quit globals locals vars dir getattr
@@ -205,7 +209,7 @@ class _Walk:
 
     def _attribute(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Attribute)
-        if node.attr.startswith("_"):
+        if node.attr.startswith("_") and node.attr not in SAVED_TENSOR_ATTRIBUTES:
             self._refuse(node, f"attribute '{node.attr}' is not allowed: names starting with "
                          "'_' are private to agraph", "AttributeError")
 

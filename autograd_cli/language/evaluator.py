@@ -41,6 +41,7 @@ from autograd_cli.language.builtins import (
     checked_method_names,
     make_builtins,
 )
+from autograd_cli.language.checker import SAVED_TENSOR_ATTRIBUTES
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.formatting import TextFormatter, convert
 from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
@@ -433,6 +434,8 @@ class Interpreter:
         if plain is not None and name in plain:  # seen before: a public, unchecked name
             return getattr(value, name)
         if name.startswith("_"):
+            if name in SAVED_TENSOR_ATTRIBUTES and hasattr(type(value), "saved_attribute"):
+                return value.saved_attribute(name)  # grad_fn._saved_self: PyTorch's public name
             raise AttributeError(f"attribute '{name}' is not allowed: names starting with '_' "
                                  "are private to agraph")
         kind = type(value)
