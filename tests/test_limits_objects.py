@@ -201,6 +201,20 @@ CASES: dict[str, tuple[str, tuple[str, ...], int, str]] = {
         for i in range(300):
             kept.append(str(i % 10) * (10**7 - 1))
         """, (MEMORY, str(DEFAULT)), 3, MEMORY),
+    "counter_of_a_range": ("""
+        import collections
+        c = collections.Counter(range(10**7))
+        """, (), 2, MEMORY),
+    "numpy_arrays_kept": ("""
+        import numpy as np
+        kept = []
+        for i in range(300):
+            kept.append(np.ones(10**6) + i)
+        """, (), 4, MEMORY),
+    "numpy_tolists_of_arrays_kept": ("""
+        import numpy as np
+        kept = [np.zeros(10**5).tolist() for i in range(300)]
+        """, (), 2, MEMORY),
     # --- sizes given as tensors, bools, numpy integers ---------------------------------------
     "ljust_tensor_width": ("""
         import torch
@@ -254,6 +268,26 @@ CASES: dict[str, tuple[str, tuple[str, ...], int, str]] = {
         import torch
         x = int("1" * 100000, torch.tensor(2))
         """, (), 2, "--max-int-bits"),
+    "deque_repeat_by_a_tensor": ("""
+        import collections, torch
+        d = collections.deque([0] * 10) * torch.tensor(10**8)
+        """, (), 2, LIST),
+    "random_choices_tensor_count": ("""
+        import random, torch
+        x = random.choices([1, 2], k=torch.tensor(10**9))
+        """, (), 2, LIST),
+    "random_sample_tensor_count": ("""
+        import random, torch
+        x = random.sample(range(10**12), torch.tensor(10**9))
+        """, (), 2, LIST),
+    "random_getrandbits_tensor_count": ("""
+        import random, torch
+        x = random.getrandbits(torch.tensor(10**9))
+        """, (), 2, "--max-int-bits"),
+    "ljust_numpy_integer_width": ("""
+        import numpy as np
+        s = "a".ljust(np.int64(10**9))
+        """, (), 2, STR),
     "f_string_nested_width": ("""
         x = 1
         s = f"{x:>{10**9}}"
@@ -320,6 +354,7 @@ def run_case(name: str, base: Path) -> dict[str, Any]:
     program.write_text(textwrap.dedent(source).strip("\n") + "\n")
     if MEMORY not in options:
         options = (*options, MEMORY, str(SMALL))
+    options = (*options, "--max-seconds", "100")  # a busy machine: the limit under test stops it
     limit = int(options[options.index(MEMORY) + 1])
     status, out, err, peak = measured(agraph("run", str(program), *options), folder,
                                       folder / "cwd")

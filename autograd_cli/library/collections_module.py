@@ -12,6 +12,7 @@ import collections
 from collections.abc import Mapping
 from typing import Any
 
+from autograd_cli.language.memory import check_container, size_argument
 from autograd_cli.language.objects import BuiltinType, Namespace, display_repr
 
 _DICT_METHODS = frozenset("items keys values get pop popitem setdefault copy clear update".split())
@@ -22,7 +23,9 @@ def _items(runtime: Any, iterable: Any) -> Any:
     interpreter (a mapping is already materialized)."""
     if iterable is None or isinstance(iterable, Mapping):
         return iterable
-    return runtime.bounded_list(iterable)
+    items = runtime.bounded_list(iterable)
+    check_container(dict, len(items))  # each becomes an entry (a Counter of a range)
+    return items
 
 
 class DefaultDict(collections.defaultdict):  # type: ignore[type-arg]
@@ -79,17 +82,21 @@ class Deque(collections.deque):  # type: ignore[type-arg]
     def extendleft(self, iterable: Any) -> None:
         super().extendleft(self.runtime.bounded_list(iterable))
 
-    def __mul__(self, times: Any) -> Any:
+    def _repeated(self, times: Any) -> Any:
+        """The count of `deque * times` as an int (asked once), its size checked."""
+        times = size_argument(times)
         if isinstance(times, int):
             self.runtime.operators.check_list_length(len(self) * times)
-        return super().__mul__(times)
+            check_container(list, len(self) * max(times, 0))
+        return times
+
+    def __mul__(self, times: Any) -> Any:
+        return super().__mul__(self._repeated(times))
 
     __rmul__ = __mul__
 
     def __imul__(self, times: Any) -> Any:
-        if isinstance(times, int):
-            self.runtime.operators.check_list_length(len(self) * times)
-        return super().__imul__(times)
+        return super().__imul__(self._repeated(times))
 
     def __repr__(self) -> str:
         items = display_repr(list(self))

@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from autograd_cli.language.limits import LimitExceeded
+from autograd_cli.language.memory import check_container, size_argument
 from autograd_cli.language.objects import Namespace
 
 _SEED_TYPES = (int, float, str, bytes)
@@ -42,13 +43,17 @@ class Random:
                             "bytes, and bytearray.")
         self._generator.seed(a, version)
 
-    def _check_count(self, count: Any) -> None:
+    def _check_count(self, count: Any) -> Any:
+        """A count as an int (an integer tensor too, asked once), within max_list_len."""
+        count = size_argument(count)
         if isinstance(count, int):
             self._runtime.operators.check_list_length(count)
+            check_container(list, max(count, 0))
+        return count
 
     def choices(self, population: Any, weights: Any = None, *, cum_weights: Any = None,
                 k: int = 1) -> list[Any]:
-        self._check_count(k)
+        k = self._check_count(k)
         population = self._runtime.bounded_list(population)
         if weights is not None:
             weights = self._runtime.bounded_list(weights)
@@ -60,7 +65,7 @@ class Random:
         if counts is not None:
             counts = self._runtime.bounded_list(counts)
             self._runtime.operators.check_list_length(sum(counts))
-        self._check_count(k)
+        k = self._check_count(k)
         if not isinstance(population, (list, tuple, str, range)):
             population = self._runtime.bounded_list(population)
         return self._generator.sample(population, k, counts=counts)
@@ -71,6 +76,7 @@ class Random:
         self._generator.shuffle(x)
 
     def getrandbits(self, k: int) -> int:
+        k = size_argument(k)
         limit = self._runtime.limits.max_int_bits
         if isinstance(k, int) and k > limit:
             raise LimitExceeded("max_int_bits", f"getrandbits({k}) makes an integer of more "
@@ -78,6 +84,7 @@ class Random:
         return self._generator.getrandbits(k)
 
     def randbytes(self, n: int) -> bytes:
+        n = size_argument(n)
         if isinstance(n, int):
             self._runtime.formatter.check_length(n)
         return self._generator.randbytes(n)
