@@ -113,6 +113,7 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
         trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
         watch: str | None = None, lint: bool | None = None, seed: int | None = None,
         figures: Path | None = None) -> int:
+    from autograd_cli.cli.figures import start_run as start_figures
     from autograd_cli.cli.figures import write_figures
     from autograd_cli.tools.inspection import Inspection
 
@@ -123,6 +124,7 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     if text is None:
         return PROGRAM_ERROR
     _prepare_engine(limits, seed)
+    start_figures()
     echo = None if json_output else sys.stdout
     inspection = Inspection(sys.stderr, trace=trace, detect_anomaly=detect_anomaly, watch=watch,
                             lint=lint, max_trace_bytes=limits.max_output_bytes)
@@ -174,7 +176,7 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     if rows is not None:
         _print_table(rows)
     status = OK if result.error is None and not problems else PROGRAM_ERROR
-    status = status or write_figures(display_name(file), figures)
+    status = status or write_figures(display_name(file), figures, text, result.variables)
     if svg is not None:
         written = _render_to(recorder, "svg", svg, file, {},
                              bound=after.doing("drawing the graph"))

@@ -1,7 +1,8 @@
 """`agraph run --figures DIR`: the figures a program drew with pyplot, written after the run.
 
 `plt.show()` and figures left open become DIR/figure-1.svg, DIR/figure-2.svg, ...;
-`plt.savefig("loss.png")` becomes DIR/loss.png, its name reduced to a plain file name inside
+`plt.savefig("loss.png")` becomes DIR/loss.png, torchviz graphs DIR/graph-N.svg (or the name
+`.render(NAME, format=...)` gives); its name reduced to a plain file name inside
 DIR (no directories, no leading dot, letters, digits, `.`, `_` and `-` only) and its format
 taken from the extension (svg, png or pdf; anything else is written as PNG). Without
 `--figures` nothing is written, and one note on stderr says what was drawn and how to save it;
@@ -10,9 +11,11 @@ without matplotlib, the note says how to install it.
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from autograd_cli.cli.commands import OK, PROGRAM_ERROR, TOOL_MISSING
 
@@ -20,44 +23,83 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 INSTALL_HINT = "install matplotlib to draw them: pip install 'agraph[plots]'"
 
 
-def file_name(requested: str | None, number: int) -> str:
-    """The name a figure is written under, inside the figures directory."""
+def file_name(requested: str | None, number: int, kind: str = "figure") -> str:
+    """The name a drawing is written under, inside the figures directory."""
     if requested is None:
-        return f"figure-{number}.svg"
+        return f"{kind}-{number}.svg"
     base = requested.replace("\\", "/").rsplit("/", 1)[-1]
     base = _UNSAFE.sub("_", base).lstrip(".-")[:200]
     if not base:
-        return f"figure-{number}.png"
+        return f"{kind}-{number}.png"
     stem, dot, extension = base.rpartition(".")
     if not dot:
         return f"{base}.png"  # matplotlib's default format
-    return base if extension.lower() in ("svg", "png", "pdf") else f"{base}.png"
+    return base if extension.lower() in ("svg", "png", "pdf", "dot") else f"{base}.png"
 
 
-def write_figures(shown_name: str, directory: Path | None) -> int:
-    """Write (or note) the figures of the run that just ended; the exit status it adds."""
-    if "autograd_cli.library.pyplot_module" not in sys.modules:
-        return OK  # the program never imported matplotlib
-    from autograd_cli.library import pyplot_module
+def start_run() -> None:
+    """Forget drawings an earlier run in this process left (tests, a docs build)."""
+    if "autograd_cli.library.drawings" in sys.modules:
+        from autograd_cli.library import drawings
 
-    outputs = pyplot_module.take_outputs()
+        drawings.start_run()
+
+
+def _last_expression_graph(text: str, variables: dict[str, Any]) -> None:
+    """A `make_dot(...)` (or a name bound to its graph) left as the last statement is shown,
+    as a notebook shows the value of its last expression."""
+    if "autograd_cli.library.torchviz_module" not in sys.modules:
+        return
+    from autograd_cli.library import drawings, torchviz_module
+
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    last = body[-1] if body else None
+    if not isinstance(last, ast.Expr):
+        return
+    value, graph = last.value, None
+    if isinstance(value, ast.Name):
+        graph = variables.get(value.id)
+    elif isinstance(value, ast.Call) and torchviz_module.LAST and (
+            getattr(value.func, "attr", None) == "make_dot"
+            or getattr(value.func, "id", None) == "make_dot"):
+        graph = torchviz_module.LAST[-1]
+    if isinstance(graph, torchviz_module.Digraph):
+        drawings.record(graph.drawing(None))
+
+
+def write_figures(shown_name: str, directory: Path | None, text: str = "",
+                  variables: dict[str, Any] | None = None) -> int:
+    """Write (or note) the drawings of the run that just ended; the exit status it adds."""
+    if "autograd_cli.library.drawings" not in sys.modules:
+        return OK  # the program never imported matplotlib or torchviz
+    from autograd_cli.library import drawings
+
+    _last_expression_graph(text, variables or {})
+
+    outputs = drawings.take()
     if not outputs:
         return OK
     names: list[str] = []
-    shown = 0
+    counts = {"figure": 0, "graph": 0}
     for output in outputs:
         if output.name is None:
-            shown += 1
-        names.append(file_name(output.name, shown if output.name is None else len(names) + 1))
+            counts[output.kind] += 1
+        names.append(file_name(output.name, counts[output.kind] if output.name is None
+                               else len(names) + 1, output.kind))
     from renderers import figures
 
+    needs_matplotlib = any(output.kind == "figure" for output in outputs)
+    missing = needs_matplotlib and not figures.available()
     drawn = f"the program drew {len(names)} figure{'s' if len(names) > 1 else ''} " \
             f"({', '.join(names)})"
     if directory is None:
-        hint = "write them with --figures DIR" if figures.available() else INSTALL_HINT
+        hint = INSTALL_HINT if missing else "write them with --figures DIR"
         sys.stderr.write(f"{shown_name}: note: {drawn}; {hint}\n")
         return OK
-    if not figures.available():
+    if missing:
         sys.stderr.write(f"{shown_name}: note: {drawn}; {INSTALL_HINT}\n")
         return TOOL_MISSING
     if not directory.is_dir():
@@ -66,7 +108,5 @@ def write_figures(shown_name: str, directory: Path | None) -> int:
     from autograd_cli.graph.rendering import write_atomically
 
     for output, name in zip(outputs, names, strict=True):
-        data = figures.render_figure(output.figure, name.rsplit(".", 1)[-1].lower(),
-                                     output.options)
-        write_atomically(directory / name, data)
+        write_atomically(directory / name, output.render(name.rsplit(".", 1)[-1].lower()))
     return OK

@@ -32,6 +32,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "sys": "host",
     "numpy": "numpy_module",
     "matplotlib": "pyplot_module",
+    "torchviz": "torchviz_module",
 }
 # Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
 SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",

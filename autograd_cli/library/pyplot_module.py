@@ -6,7 +6,7 @@ The calls tutorials make (`plt.plot`, `scatter`, `hist`, `bar`, `imshow`, `xlabe
 the keyword arguments of an allow-list); nothing of matplotlib runs during the program. After
 the run, `agraph run --figures DIR` has real matplotlib (Agg, renderers/figures.py) draw each
 figure that `show()` or `savefig()` asked for, or that was left open at the end. The figures of
-the last run are in `RECORDED` (cli/commands.py takes them).
+a run are recorded in autograd_cli/library/drawings.py (cli/figures.py writes them).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from autograd_cli.language.objects import Namespace
+from autograd_cli.library import drawings
 from engine import budget
 
 # Keyword arguments drawing calls may take; anything else is refused (`usetex=True` would run
@@ -74,30 +75,6 @@ class FigureSpec:
                           list(self.calls))
 
 
-@dataclass
-class Output:
-    """A figure to write after the run: `name` None for `show()` and figures left open."""
-
-    figure: FigureSpec
-    name: str | None
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-RECORDED: list[Output] = []
-_RUNNING: list[Recorder] = []  # the recorder of the run in progress (one run at a time)
-
-
-def take_outputs() -> list[Output]:
-    """After a run: the figures it asked to write, then those it left open (a notebook shows
-    them at the end), in order; the record is emptied."""
-    for recorder in _RUNNING:
-        recorder.finish()
-    _RUNNING.clear()
-    outputs = list(RECORDED)
-    RECORDED.clear()
-    return outputs
-
-
 class Artist:
     """What drawing calls return (a line, an image, bars): something to hand back to
     `legend`/`colorbar`, with no attributes."""
@@ -118,8 +95,7 @@ class Recorder:
         self.current_axes: AxesSpec | None = None
         self.numbers = 0
         self.next_number = 1
-        RECORDED.clear()
-        _RUNNING[:] = [self]
+        drawings.finishers.append(self.finish)
 
     def plain(self, value: Any) -> Any:
         """An argument as plain data: numbers, strings, lists of them, numpy copies."""
@@ -203,7 +179,14 @@ class Recorder:
         return Axes(self, self.current_axes)
 
     def write(self, figure: FigureSpec, name: str | None, options: dict[str, Any]) -> None:
-        RECORDED.append(Output(figure.snapshot(), name, options))
+        spec = figure.snapshot()
+
+        def render(fmt: str) -> bytes:
+            from renderers.figures import render_figure  # matplotlib: only when drawn
+
+            return render_figure(spec, fmt, options)
+
+        drawings.record(drawings.Drawing(render, name, "figure"))
 
     def show(self) -> None:
         for figure in self.figures:

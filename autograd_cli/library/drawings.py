@@ -1,0 +1,40 @@
+"""What a run asked to draw: pyplot figures and torchviz graphs, written after the run.
+
+Each library that draws records a `Drawing` here (a function from a format to the file's bytes,
+and the name the program asked for, if any); `take()` hands cli/figures.py the drawings of the
+run that just ended, after the libraries' `finishers` have added what was left open (a
+notebook shows open figures, and a graph left as the last expression, at its end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass
+class Drawing:
+    render: Callable[[str], bytes]  # "svg" / "png" / "pdf" -> the file's bytes
+    name: str | None  # what savefig/render asked for; None: figure-N.svg / graph-N.svg
+    kind: str = "figure"  # "figure" (matplotlib) or "graph" (torchviz, drawn by agraph)
+
+
+RECORDED: list[Drawing] = []
+finishers: list[Callable[[], None]] = []  # run once when the run's drawings are taken
+
+
+def start_run() -> None:
+    RECORDED.clear()
+    finishers.clear()
+
+
+def record(drawing: Drawing) -> None:
+    RECORDED.append(drawing)
+
+
+def take() -> list[Drawing]:
+    for finish in list(finishers):
+        finish()
+    taken = list(RECORDED)
+    start_run()
+    return taken
