@@ -24,8 +24,15 @@ def available() -> bool:
     return True
 
 
-def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None) -> bytes:
-    """The bytes of `figure` (a pyplot_module.FigureSpec) as `fmt` (svg, png or pdf)."""
+class FigureTooLarge(ValueError):
+    """The image of a figure would need more memory than the run may use."""
+
+
+def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None,
+                  max_bytes: int | None = None) -> bytes:
+    """The bytes of `figure` (a pyplot_module.FigureSpec) as `fmt` (svg, png or pdf). With
+    `max_bytes`, a figure whose pixels (size times dpi, RGBA) would need more is refused
+    (FigureTooLarge) before anything is drawn: `figsize=(300, 300), dpi=300` is 32 GB."""
     import matplotlib
 
     matplotlib.use("Agg", force=True)
@@ -49,6 +56,13 @@ def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None) 
                     drawn.colorbar(images[-1][0], ax=images[-1][1], **kwargs)
             else:
                 getattr(drawn, name)(*args, **kwargs)
+        dpi = options.get("dpi", drawn.dpi)
+        width, height = drawn.get_size_inches() * (dpi if isinstance(dpi, int | float)
+                                                   else drawn.dpi)
+        if max_bytes is not None and not (0 < width * height * 4 <= max_bytes):
+            raise FigureTooLarge(f"a figure of {width:.0f} x {height:.0f} pixels needs more "
+                                 f"than the limit of {max_bytes} bytes (limit: raise it with "
+                                 "--max-memory)")
         buffer = io.BytesIO()
         metadata = {"svg": {"Date": None}, "png": {"Software": None},
                     "pdf": {"CreationDate": None, "ModDate": None}}[fmt]

@@ -302,6 +302,10 @@ CASES: dict[str, tuple[str, tuple[str, ...], int, str]] = {
     "percent_width": ("""
         s = "%1000000000d" % 1
         """, (), 1, STR),
+    "pyplot_hist_bins": ("""
+        import matplotlib.pyplot as plt
+        plt.hist([1, 2], bins=10**9)
+        """, (), 2, "--max-elements"),
     # --- text that printing would build ------------------------------------------------------
     "print_options_edgeitems_linewidth": ("""
         import torch
@@ -448,3 +452,19 @@ def test_stdin_is_read_with_the_size_cap(tmp_path: Path) -> None:
     assert process.returncode == 1
     assert b"LimitError" in process.stderr and b"--max-source-bytes" in process.stderr
     assert b"Traceback" not in process.stderr
+
+
+def test_a_figure_too_big_to_draw_is_refused_before_matplotlib_draws_it(tmp_path: Path) -> None:
+    program = tmp_path / "figure.expr"
+    program.write_text("import matplotlib.pyplot as plt\n"
+                       "fig = plt.figure(figsize=(300, 300), dpi=300)\n"
+                       "plt.plot([1, 2])\nplt.savefig('big.png')\n")
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    status, _, stderr, peak = measured(
+        agraph("run", str(program), "--figures", str(figures)), tmp_path, tmp_path)
+    assert status == 1, stderr
+    assert b"LimitError: big.png: a figure of 90000 x 90000 pixels" in stderr
+    assert b"--max-memory" in stderr and b"Traceback" not in stderr
+    assert peak < 300 * MIB
+    assert os.listdir(figures) == []

@@ -106,7 +106,13 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
         sys.stderr.write(f"{shown_name}: error: --figures {directory}: not a directory\n")
         return PROGRAM_ERROR
     from autograd_cli.graph.rendering import write_atomically
+    from renderers.figures import FigureTooLarge
 
     for output, name in zip(outputs, names, strict=True):
-        write_atomically(directory / name, output.render(name.rsplit(".", 1)[-1].lower()))
+        try:
+            data = output.render(name.rsplit(".", 1)[-1].lower())
+        except FigureTooLarge as error:
+            sys.stderr.write(f"{shown_name}: LimitError: {name}: {error}\n")
+            return PROGRAM_ERROR
+        write_atomically(directory / name, data)
     return OK

@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from autograd_cli.language.memory import size_argument
 from autograd_cli.language.objects import Namespace
 from autograd_cli.library import drawings
-from engine import budget
+from engine import budget, memory
 
 # Keyword arguments drawing calls may take; anything else is refused (`usetex=True` would run
 # LaTeX, `url=`/`gid=` would put a program's text in the SVG's attributes).
@@ -184,7 +185,7 @@ class Recorder:
         def render(fmt: str) -> bytes:
             from renderers.figures import render_figure  # matplotlib: only when drawn
 
-            return render_figure(spec, fmt, options)
+            return render_figure(spec, fmt, options, memory.limits["max_bytes"])
 
         drawings.record(drawings.Drawing(render, name, "figure"))
 
@@ -235,8 +236,11 @@ def record_on(recorder: Recorder, spec: AxesSpec, name: str, args: tuple[Any, ..
     plain_args, plain_kwargs = recorder.call(name, args, kwargs)
     spec.calls.append((name, plain_args, plain_kwargs))
     if name == "hist" and plain_args:
-        counts, edges = np.histogram(np.asarray(plain_args[0], dtype=float),
-                                     bins=plain_kwargs.get("bins", 10),
+        bins = size_argument(plain_kwargs.get("bins", 10))
+        if isinstance(bins, int):  # bins=10**9: counts and edges sized before numpy makes them
+            budget.check_shape((max(bins, 0) + 1,), 8 * 4)
+            plain_kwargs["bins"] = bins
+        counts, edges = np.histogram(np.asarray(plain_args[0], dtype=float), bins=bins,
                                      range=plain_kwargs.get("range"))
         from engine.ndarray import wrap
 
