@@ -15,6 +15,7 @@ import numpy as np
 
 from engine import (
     autograd_functional,
+    autograd_graph,
     creation,
     data,
     device,
@@ -159,6 +160,7 @@ AUTOGRAD: dict[str, Any] = {
 }
 
 AUTOGRAD_FUNCTIONAL: dict[str, Any] = dict(autograd_functional.FUNCTIONS)
+AUTOGRAD_GRAPH: dict[str, Any] = dict(autograd_graph.GRAPH)  # engine/autograd_graph.py
 
 NN_UTILS: dict[str, Any] = dict(nn_utils.NN_UTILS)
 
@@ -187,3 +189,4 @@ def reset_state() -> None:
     printing.set_printoptions(profile="default")
     random.reset()
     recording.set_observer(None)
+    autograd.SAVED_TENSORS_HOOKS.clear()

@@ -47,6 +47,9 @@ SECOND_BACKWARD = (
     ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
     "graph a second time or if you need to access saved tensors after calling backward."
 )
+# (pack, unpack) of the torch.autograd.graph.saved_tensors_hooks contexts in force, innermost
+# last (engine/autograd_graph.py)
+SAVED_TENSORS_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
 SAVED_SLOTS = ("self", "other")  # PyTorch's names of a node's saved first and second input
 INPLACE_HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
@@ -225,6 +228,7 @@ class Function(Node):
 
     saves: tuple[int, ...] = ()
     saves_output = False
+    unpack_hook: Callable[[Any], Any] | None = None  # set when saved_tensors_hooks packed
     saves_state = False  # keeps tensors of its own (indices) that a second walk cannot reuse
     promotes = False  # elementwise ops: inputs are cast to PyTorch's result dtype first
     differentiable = True
@@ -305,6 +309,13 @@ class Function(Node):
                     if value._inference:
                         raise RuntimeError(INFERENCE_SAVED)
                     versions[i] = value._version[0]
+            if SAVED_TENSORS_HOOKS:  # torch.autograd.graph.saved_tensors_hooks(pack, unpack)
+                pack, self.unpack_hook = SAVED_TENSORS_HOOKS[-1]
+                # PyTorch's binary ops save `other` before `self` (MulBackward0, DivBackward0)
+                for i in reversed(range(len(saved))):
+                    if isinstance(saved[i], Tensor):
+                        saved[i] = pack(saved[i])
+                versions = [0] * len(saved)
             self.saved: tuple[Any, ...] | None = tuple(saved)
             self.saved_versions: tuple[int, ...] = tuple(versions)
             self.saved_something = True
@@ -362,7 +373,8 @@ class Function(Node):
         index = SAVED_SLOTS.index(slot)
         if self.saved is None or index >= len(self.saved) or self.saved[index] is None:
             raise AttributeError(f"'{self.grad_fn_name}' object has no attribute '{name}'")
-        return self.saved[index]
+        value = self.saved[index]
+        return value if self.unpack_hook is None else self.unpack_hook(value)
 
     def release(self) -> None:
         self.saved = None
@@ -379,6 +391,10 @@ class Function(Node):
             self.check_not_released()
         if self.saved is None:
             inputs: tuple[Any, ...] = (None,) * len(self.input_meta)
+        elif self.unpack_hook is not None:  # packed by saved_tensors_hooks: theirs to check
+            unpacked = [None if value is None else self.unpack_hook(value)
+                        for value in reversed(self.saved)]  # in the order they were packed
+            inputs = tuple(reversed(unpacked))
         else:
             for value, version in zip(self.saved, self.saved_versions, strict=True):
                 if isinstance(value, Tensor) and value._version[0] != version:

@@ -137,7 +137,9 @@ def torch_namespaces() -> dict[str, Namespace]:
     nn = Namespace("torch.nn", {**api.NN, "functional": functional, "utils": utils})
     optim = Namespace("torch.optim", api.OPTIM)
     autograd_functional = Namespace("torch.autograd.functional", api.AUTOGRAD_FUNCTIONAL)
-    autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional})
+    autograd_graph = Namespace("torch.autograd.graph", getattr(api, "AUTOGRAD_GRAPH", {}))
+    autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional,
+                                            "graph": autograd_graph})
     data = Namespace("torch.utils.data", getattr(api, "DATA", {}))
     torch_utils = Namespace("torch.utils", {"data": data})
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
@@ -149,7 +151,8 @@ def torch_namespaces() -> dict[str, Namespace]:
             "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",
                                                   getattr(api, "LR_SCHEDULER", {})),
             "torch.linalg": Namespace("torch.linalg", getattr(api, "LINALG", {})),
-            "torch.utils": torch_utils, "torch.utils.data": data}
+            "torch.utils": torch_utils, "torch.utils.data": data,
+            "torch.autograd.graph": autograd_graph}
 
 
 def _engine_module(name: str) -> ModuleType | None:

@@ -16,7 +16,7 @@ from typing import Any
 TORCH_MODULES = frozenset({
     "torch", "torch.nn", "torch.nn.functional", "torch.nn.utils", "torch.optim", "torch.autograd",
     "torch.autograd.functional", "torch.optim.lr_scheduler", "torch.linalg", "torch.utils",
-    "torch.utils.data",
+    "torch.utils.data", "torch.autograd.graph",
 })
 
 # Module name -> the module of this package whose `namespace(runtime, name)` builds it.
