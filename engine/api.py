@@ -16,6 +16,7 @@ import numpy as np
 from engine import (
     autograd_functional,
     creation,
+    custom_function,
     data,
     device,
     dtypes,
@@ -158,6 +159,8 @@ AUTOGRAD: dict[str, Any] = {
     "inference_mode": grad_mode.inference_mode,
 }
 
+AUTOGRAD.update(custom_function.AUTOGRAD_FUNCTION)  # Function, gradcheck, gradgradcheck
+AUTOGRAD_FUNCTION: dict[str, Any] = dict(custom_function.FUNCTION_MODULE)  # torch.autograd.function
 AUTOGRAD_FUNCTIONAL: dict[str, Any] = dict(autograd_functional.FUNCTIONS)
 
 NN_UTILS: dict[str, Any] = dict(nn_utils.NN_UTILS)
