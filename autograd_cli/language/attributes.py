@@ -82,6 +82,8 @@ class AttributeAccess:
         and functions, docstrings; `x.__class__` only as `x.__class__.__name__` (the
         checker sees to it)."""
         if name == "__name__":
+            if isinstance(value, classes.ClassView):
+                return value.python_type.__name__
             if isinstance(value, type):
                 return value.__name__
             if isinstance(value, classes.BoundMethod):

@@ -31,7 +31,7 @@ from autograd_cli.library import IMPORTABLE_MODULES
 # Host builtins a program must never reach; using one is refused before the program runs.
 FORBIDDEN_BUILTINS = frozenset("""
     eval exec compile open input breakpoint help exit quit globals locals vars dir getattr
-    setattr delattr hasattr type memoryview bytearray issubclass
+    setattr delattr hasattr memoryview bytearray issubclass
 """.split())
 
 ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset({
@@ -198,7 +198,8 @@ class _Walk:
 
     def _name(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Name)
-        if not (node.id == "__name__" and isinstance(node.ctx, ast.Load)):
+        if not ((node.id == "__name__" and isinstance(node.ctx, ast.Load))
+                or node.id in DEFINABLE_DUNDERS):  # `__rmul__ = __mul__` in a class body
             self._identifier(node, node.id, "name")
         if isinstance(node.ctx, ast.Load):
             if node.id in FORBIDDEN_BUILTINS:

@@ -133,11 +133,24 @@ def is_plain_program_object(value: Any) -> bool:
     return isinstance(value, (ProgramObject, Exception)) and is_program_instance(value)
 
 
+# Engine classes a program may subclass besides nn.Module, autograd.Function and exceptions
+# (their module and name: the engine module need not be loaded for the others to work).
+ENGINE_BASES = frozenset({("engine.data", "Dataset"), ("engine.data", "IterableDataset")})
+
+
 def allowed_bases() -> tuple[type, ...]:
     from engine.custom_function import Function
     from engine.nn import Module
 
     return (ProgramObject, Module, Function, Exception)
+
+
+def is_allowed_base(base: Any) -> bool:
+    if not isinstance(base, type):
+        return False
+    if issubclass(base, allowed_bases()):
+        return True
+    return any((klass.__module__, klass.__name__) in ENGINE_BASES for klass in base.__mro__)
 
 
 def make_class(name: str, qualname: str, bases: list[Any], namespace: dict[str, Any],
@@ -147,7 +160,7 @@ def make_class(name: str, qualname: str, bases: list[Any], namespace: dict[str, 
     for base in bases:
         if base is object:
             continue
-        if not isinstance(base, type) or not issubclass(base, allowed_bases()):
+        if not is_allowed_base(base):
             raise TypeError(f"class {name}: a program class can derive from object, its own "
                             "classes, nn.Module, torch.autograd.Function and exception classes, "
                             f"not {getattr(base, '__name__', type(base).__name__)}")
@@ -347,6 +360,49 @@ def base_init(start: type, instance: Any, args: list[Any], kwargs: dict[str, Any
             return
         klass.__init__(instance, *args, **kwargs)
         return
+
+
+class ClassView:
+    """What `type(x)` gives when x's class is not one a program may hold (an engine or
+    interpreter class): it prints and compares as the class, and has a `__name__`."""
+
+    __slots__ = ("python_type",)
+
+    def __init__(self, python_type: type) -> None:
+        self.python_type = python_type
+
+    def __repr__(self) -> str:
+        module = getattr(self.python_type, "__module__", "")
+        prefix = "torch." if module.startswith("engine") else ""
+        return f"<class '{prefix}{self.python_type.__name__}'>"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ClassView):
+            return other.python_type is self.python_type
+        return other is self.python_type
+
+    def __hash__(self) -> int:
+        return hash(self.python_type)
+
+
+ClassView.__name__ = ClassView.__qualname__ = "type"
+
+
+def type_of(value: Any, builtins: dict[str, Any], reachable: Callable[[type], bool]) -> Any:
+    """`type(value)`: a program class, an exception class, `int`/`str`/... as the builtins
+    have them, a class the torch namespaces hold; else a ClassView of it."""
+    kind = type(value)
+    if is_program_class(kind) or is_program_instance(value):
+        return kind
+    if issubclass(kind, Exception) and builtins.get(kind.__name__) is kind:
+        return kind
+    for name in ("int", "float", "bool", "str", "list", "tuple", "dict", "set"):
+        builtin = builtins[name]
+        if builtin is kind or getattr(builtin, "python_type", None) is kind:
+            return builtin
+    if reachable(kind):
+        return kind
+    return ClassView(kind)
 
 
 class SuperProxy:

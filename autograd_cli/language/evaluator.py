@@ -112,6 +112,12 @@ def torch_namespaces() -> dict[str, Namespace]:
             "torch.utils": torch_utils, "torch.utils.data": data}
 
 
+def _torch_class(kind: type) -> bool:
+    """Whether a torch namespace holds this class itself (torch.Tensor, nn.Linear, ...)."""
+    return any(member is kind for namespace in torch_namespaces().values()
+               for member in namespace.members.values())
+
+
 def _engine_module(name: str) -> ModuleType | None:
     try:
         return importlib.import_module(f"engine.{name}")
@@ -173,6 +179,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         self.operators = CheckedOperators(limits, self.formatter, self.bounded_list)
         self.builtins = make_builtins(self)
         self.builtins.update(exceptions.EXCEPTION_CLASSES)
+        self.builtins["type"] = self._type
         self.builtins.update({"super": SUPER, "object": object,
                               "staticmethod": classes.StaticMember,
                               "classmethod": classes.ClassMember,
@@ -732,6 +739,13 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         result = function(*args, **kwargs)
         charge_result(result)
         return result
+
+    def _type(self, *args: Any) -> Any:
+        """`type(x)` (one argument: making a class with three is `class`'s job)."""
+        if len(args) != 1:
+            raise TypeError("type() takes 1 argument in agraph programs (write a class "
+                            "statement to make a class)")
+        return classes.type_of(args[0], self.builtins, _torch_class)
 
     def call_member(self, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         return self.call_value(function, args, kwargs)

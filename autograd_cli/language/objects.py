@@ -356,6 +356,8 @@ def _object_repr(value: Any) -> str:
         return f"{type(value).__name__}({args})"
     if isinstance(value, type):
         module = getattr(value, "__module__", "")
+        if module == "__main__":
+            return f"<class '__main__.{value.__qualname__}'>"
         prefix = "torch." if module.startswith("engine") else ""
         return f"<class '{prefix}{value.__name__}'>"
     if callable(value):
