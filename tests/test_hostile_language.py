@@ -127,6 +127,30 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
                 return g
         F.apply(torch.ones(1, requires_grad=True))
     """, 5, "AttributeError", {}),
+    # getattr / setattr / hasattr: a computed name gets the same checks as a written one
+    ("getattr of a dunder built at run time", """
+        import torch
+        x = torch.tensor(1.0)
+        u = "_" * 2
+        cls = getattr(x, u + "class" + u)
+    """, 4, "AttributeError", {}),
+    ("getattr of a generator's frame", "def g():\n    yield 1\nf = getattr(g(), 'gi_frame')",
+     3, "AttributeError", {}),
+    ("getattr of a module's private table", """
+        import torch
+        m = torch.nn.Linear(1, 1)
+        p = getattr(m, "_parameters")
+    """, 3, "AttributeError", {}),
+    ("setattr on the torch namespace", "import torch\nsetattr(torch, 'tensor', print)", 2,
+     "AttributeError", {}),
+    ("setattr of a dunder on a tensor", "import torch\nx = torch.ones(1)\n"
+     "setattr(x, '__class__', int)", 3, "AttributeError", {}),
+    ("setattr of a module's private table", """
+        import torch
+        m = torch.nn.Linear(1, 1)
+        setattr(m, "_parameters", {})
+    """, 3, "AttributeError", {}),
+    ("getattr with a name that is not a string", "x = getattr(1, 5)", 1, "TypeError", {}),
     # bases a class may not have
     ("a subclass of Tensor", "import torch\nclass T(torch.Tensor):\n    pass", 2, "TypeError", {}),
     ("a subclass of dict", "class D(dict):\n    pass", 1, "TypeError", {}),
@@ -308,6 +332,23 @@ def test_a_limit_is_never_caught_by_the_program(source: str, limits: dict[str, A
     assert code == 1
     assert "LimitError" in stderr and re.match(r"t\.expr:\d+:\d+: LimitError", stderr), stderr
     assert "caught" not in stdout
+
+
+def test_hasattr_sees_only_what_a_program_may_read() -> None:
+    code, stdout, stderr = cli_output("""
+        import torch
+        class A:
+            def __init__(self):
+                self._n = 1
+        a = A()
+        x = torch.ones(1)
+        print(hasattr(x, "__class__"), hasattr(x, "grad"), hasattr(a, "_n"), hasattr(a, "m"))
+        print(getattr(a, "m", "default"), getattr(x, "shape"))
+        setattr(a, "m", 2)
+        print(a.m)
+    """)
+    assert (code, stderr) == (0, "")
+    assert stdout == "False True True False\ndefault torch.Size([1])\n2\n"
 
 
 def test_the_program_catches_its_own_errors_and_the_engine_s() -> None:

@@ -145,8 +145,8 @@ def test_builtin(source: str, expected: str) -> None:
     assert output(source) == expected
 
 
-@pytest.mark.parametrize("name", ["eval", "exec", "compile", "open", "getattr", "setattr",
-                                  "hasattr", "delattr", "globals", "locals", "vars", "exit",
+@pytest.mark.parametrize("name", ["eval", "exec", "compile", "open", "quit", "help",
+                                  "bytearray", "delattr", "globals", "locals", "vars", "exit",
                                   "breakpoint", "input", "dir", "memoryview", "issubclass"])
 def test_host_builtins_are_refused_where_used(name: str) -> None:
     problem = refusal(f"x = 1\ny = [{name}]\n")

@@ -30,8 +30,8 @@ from autograd_cli.library import IMPORTABLE_MODULES
 
 # Host builtins a program must never reach; using one is refused before the program runs.
 FORBIDDEN_BUILTINS = frozenset("""
-    eval exec compile open input breakpoint help exit quit globals locals vars dir getattr
-    setattr delattr hasattr memoryview bytearray issubclass
+    eval exec compile open input breakpoint help exit quit globals locals vars dir delattr
+    memoryview bytearray issubclass
 """.split())
 
 ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset({

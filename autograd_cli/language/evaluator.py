@@ -179,7 +179,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         self.operators = CheckedOperators(limits, self.formatter, self.bounded_list)
         self.builtins = make_builtins(self)
         self.builtins.update(exceptions.EXCEPTION_CLASSES)
-        self.builtins["type"] = self._type
+        self.builtins.update({"type": self._type, "getattr": self._getattr,
+                              "hasattr": self._hasattr, "setattr": self._setattr})
         self.builtins.update({"super": SUPER, "object": object,
                               "staticmethod": classes.StaticMember,
                               "classmethod": classes.ClassMember,
@@ -746,6 +747,34 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
             raise TypeError("type() takes 1 argument in agraph programs (write a class "
                             "statement to make a class)")
         return classes.type_of(args[0], self.builtins, _torch_class)
+
+    def _getattr(self, value: Any, name: Any, *default: Any) -> Any:
+        """`getattr(x, "name")`: the same checks as `x.name` (a computed name reaches no
+        more than a written one)."""
+        if type(name) is not str:
+            raise TypeError("attribute name must be string, not "
+                            f"'{type(name).__name__}'")
+        if len(default) > 1:
+            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
+        try:
+            return self.get_attribute(value, name)
+        except AttributeError:
+            if default:
+                return default[0]
+            raise
+
+    def _hasattr(self, value: Any, name: Any) -> bool:
+        try:
+            self._getattr(value, name)
+        except AttributeError:
+            return False
+        return True
+
+    def _setattr(self, value: Any, name: Any, new_value: Any) -> None:
+        if type(name) is not str:
+            raise TypeError("attribute name must be string, not "
+                            f"'{type(name).__name__}'")
+        self.set_attribute(value, name, new_value)
 
     def call_member(self, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         return self.call_value(function, args, kwargs)
