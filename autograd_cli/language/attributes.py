@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from autograd_cli.language import classes, definitions
 from autograd_cli.language.builtins import PLAIN_METHODS, checked_method, checked_method_names
 from autograd_cli.language.objects import BuiltinType, Namespace, UserFunction, is_engine_object
+from autograd_cli.language.torch_modules import torch_class
 from engine.refused import Refused
 
 
@@ -24,6 +25,7 @@ class AttributeAccess:
     if TYPE_CHECKING:
         allowed_attributes: dict[type, frozenset[str]]
         plain_attributes: dict[type, frozenset[str]]
+        builtins: dict[str, Any]
 
     def get_attribute(self, value: Any, name: str) -> Any:
         """`value.name`, for the names agraph exposes and nothing else."""
@@ -119,3 +121,38 @@ class AttributeAccess:
             setattr(value, name, new_value)
             return
         raise AttributeError(f"cannot set attribute '{name}' of '{type(value).__name__}' object")
+
+    def _type(self, *args: Any) -> Any:
+        """`type(x)` (one argument: making a class with three is `class`'s job)."""
+        if len(args) != 1:
+            raise TypeError("type() takes 1 argument in agraph programs (write a class "
+                            "statement to make a class)")
+        return classes.type_of(args[0], self.builtins, torch_class)
+
+    def _getattr(self, value: Any, name: Any, *default: Any) -> Any:
+        """`getattr(x, "name")`: the same checks as `x.name` (a computed name reaches no
+        more than a written one)."""
+        if type(name) is not str:
+            raise TypeError("attribute name must be string, not "
+                            f"'{type(name).__name__}'")
+        if len(default) > 1:
+            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
+        try:
+            return self.get_attribute(value, name)
+        except AttributeError:
+            if default:
+                return default[0]
+            raise
+
+    def _hasattr(self, value: Any, name: Any) -> bool:
+        try:
+            self._getattr(value, name)
+        except AttributeError:
+            return False
+        return True
+
+    def _setattr(self, value: Any, name: Any, new_value: Any) -> None:
+        if type(name) is not str:
+            raise TypeError("attribute name must be string, not "
+                            f"'{type(name).__name__}'")
+        self.set_attribute(value, name, new_value)

@@ -23,13 +23,10 @@ super), classes.py (the program's classes), exceptions.py (try/raise) and genera
 from __future__ import annotations
 
 import ast
-import importlib
 import itertools
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
-from types import ModuleType
 from typing import Any
 
 try:
@@ -75,80 +72,17 @@ from autograd_cli.language.scopes import (
     module_imports,
 )
 from autograd_cli.language.statements import StatementHandlers
+from autograd_cli.language.torch_modules import (
+    configure_budget,
+    configure_engine,
+    engine_module,
+    torch_namespaces,
+)
 from engine import memory
 
 # How many steps run between looks at the clock and the memory.
 CHECK_INTERVAL = 32
 MEMORY_CHECK_EVERY = 8  # budget checks per reading of the process's memory (a system call)
-
-
-# --- the torch namespaces ------------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def torch_namespaces() -> dict[str, Namespace]:
-    """`torch` and its importable submodules, from engine/api.py (built once, read-only)."""
-    from engine import api
-
-    functional = Namespace("torch.nn.functional", api.FUNCTIONAL)
-    utils = Namespace("torch.nn.utils", getattr(api, "NN_UTILS", {}))
-    nn = Namespace("torch.nn", {**api.NN, "functional": functional, "utils": utils})
-    optim = Namespace("torch.optim", api.OPTIM)
-    autograd_functional = Namespace("torch.autograd.functional", api.AUTOGRAD_FUNCTIONAL)
-    function = Namespace("torch.autograd.function", getattr(api, "AUTOGRAD_FUNCTION", {}))
-    autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional,
-                                            "function": function})
-    data = Namespace("torch.utils.data", getattr(api, "DATA", {}))
-    torch_utils = Namespace("torch.utils", {"data": data})
-    torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
-                                "utils": torch_utils})
-    return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
-            "torch.nn.utils": utils,
-            "torch.optim": optim, "torch.autograd": autograd,
-            "torch.autograd.functional": autograd_functional,
-            "torch.autograd.function": function,
-            "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",
-                                                  getattr(api, "LR_SCHEDULER", {})),
-            "torch.linalg": Namespace("torch.linalg", getattr(api, "LINALG", {})),
-            "torch.utils": torch_utils, "torch.utils.data": data}
-
-
-def _torch_class(kind: type) -> bool:
-    """Whether a torch namespace holds this class itself (torch.Tensor, nn.Linear, ...)."""
-    return any(member is kind for namespace in torch_namespaces().values()
-               for member in namespace.members.values())
-
-
-def _engine_module(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"engine.{name}")
-    except ImportError:
-        return None
-
-
-def _configure_engine(limits: Limits) -> None:
-    """Start from PyTorch's defaults (one process may run many programs: tests, a docs build)
-    and hand the engine's limits to engine/budget.py."""
-    torch = torch_namespaces()["torch"].members
-    if "set_grad_enabled" in torch:
-        torch["set_grad_enabled"](True)
-    if "set_printoptions" in torch:
-        torch["set_printoptions"](profile="default")
-    _configure_budget(limits)
-
-
-def _configure_budget(limits: Limits) -> None:
-    """Hand the engine's limits to engine/budget.py (the keys it knows): tensors and the
-    arrays of library modules (numpy) are counted against them."""
-    budget = _engine_module("budget")
-    if budget is None:
-        return
-    values = {"max_elements": limits.max_tensor_elements,
-              "max_bytes": limits.max_total_tensor_bytes,
-              "max_total_bytes": limits.max_total_tensor_bytes,
-              "max_graph_nodes": limits.max_graph_nodes}
-    for key, value in values.items():
-        if key in budget.limits:
-            budget.limits[key] = value
 
 
 # the plain methods of str, list, dict, ... a program calls
@@ -185,7 +119,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
                               "staticmethod": classes.StaticMember,
                               "classmethod": classes.ClassMember,
                               "property": classes.PropertyMember})
-        self.recording: Any = _engine_module("recording")
+        self.recording: Any = engine_module("recording")
         self.allowed_attributes: dict[type, frozenset[str]] = {}
         self.plain_attributes: dict[type, frozenset[str]] = {}  # allowed, no size check needed
         self.function_locals: dict[int, frozenset[str]] = {}
@@ -604,14 +538,14 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
             if name.partition(".")[0] == "torch":
                 if not self.engine_configured:
                     self.engine_configured = True
-                    _configure_engine(self.limits)
+                    configure_engine(self.limits)
                 module = torch_namespaces()[name]
             elif "." in name:  # a library's submodule is a member of its package
                 package, _, member = name.rpartition(".")
                 module = self._module(package).members[member]
             else:
                 if name in library.ALLOCATING_MODULES:
-                    _configure_budget(self.limits)
+                    configure_budget(self.limits)
                 module = library.load(name, self)
             self.modules[name] = module
         return module
@@ -740,41 +674,6 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         result = function(*args, **kwargs)
         charge_result(result)
         return result
-
-    def _type(self, *args: Any) -> Any:
-        """`type(x)` (one argument: making a class with three is `class`'s job)."""
-        if len(args) != 1:
-            raise TypeError("type() takes 1 argument in agraph programs (write a class "
-                            "statement to make a class)")
-        return classes.type_of(args[0], self.builtins, _torch_class)
-
-    def _getattr(self, value: Any, name: Any, *default: Any) -> Any:
-        """`getattr(x, "name")`: the same checks as `x.name` (a computed name reaches no
-        more than a written one)."""
-        if type(name) is not str:
-            raise TypeError("attribute name must be string, not "
-                            f"'{type(name).__name__}'")
-        if len(default) > 1:
-            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
-        try:
-            return self.get_attribute(value, name)
-        except AttributeError:
-            if default:
-                return default[0]
-            raise
-
-    def _hasattr(self, value: Any, name: Any) -> bool:
-        try:
-            self._getattr(value, name)
-        except AttributeError:
-            return False
-        return True
-
-    def _setattr(self, value: Any, name: Any, new_value: Any) -> None:
-        if type(name) is not str:
-            raise TypeError("attribute name must be string, not "
-                            f"'{type(name).__name__}'")
-        self.set_attribute(value, name, new_value)
 
     def call_member(self, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         return self.call_value(function, args, kwargs)
