@@ -17,6 +17,7 @@ from engine import (
     autograd_functional,
     autograd_graph,
     creation,
+    custom_function,
     data,
     device,
     dtypes,
@@ -159,6 +160,8 @@ AUTOGRAD: dict[str, Any] = {
     "inference_mode": grad_mode.inference_mode,
 }
 
+AUTOGRAD.update(custom_function.AUTOGRAD_FUNCTION)  # Function, gradcheck, gradgradcheck
+AUTOGRAD_FUNCTION: dict[str, Any] = dict(custom_function.FUNCTION_MODULE)  # torch.autograd.function
 AUTOGRAD_FUNCTIONAL: dict[str, Any] = dict(autograd_functional.FUNCTIONS)
 AUTOGRAD_GRAPH: dict[str, Any] = dict(autograd_graph.GRAPH)  # engine/autograd_graph.py
 

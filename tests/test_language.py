@@ -145,9 +145,9 @@ def test_builtin(source: str, expected: str) -> None:
     assert output(source) == expected
 
 
-@pytest.mark.parametrize("name", ["eval", "exec", "compile", "open", "getattr", "setattr",
-                                  "hasattr", "delattr", "globals", "locals", "vars", "type",
-                                  "breakpoint", "input", "dir", "object", "super"])
+@pytest.mark.parametrize("name", ["eval", "exec", "compile", "open", "quit", "help",
+                                  "bytearray", "delattr", "globals", "locals", "vars", "exit",
+                                  "breakpoint", "input", "dir", "memoryview", "issubclass"])
 def test_host_builtins_are_refused_where_used(name: str) -> None:
     problem = refusal(f"x = 1\ny = [{name}]\n")
     assert (problem.type_name, problem.line, problem.col) == ("NameError", 2, 6)
@@ -202,6 +202,10 @@ def test_self_referencing_list_prints_like_python() -> None:
     ("s = 'héllo' + undefined", "NameError", 1, 15),
     ("x = 'a'.encode()", "AttributeError", 1, 5),
     ("x = (1).real", "AttributeError", 1, 5),
+    ("x = 1\ny = x._data", "AttributeError", 2, 5),
+    ("x = 1\ny = x.__init__", "AttributeError", 2, 5),
+    ("import torch\nclass A(torch.nn.Module):\n    pass\na = A()\nb = a._parameters",
+     "AttributeError", 5, 5),
 ])
 def test_runtime_error_position(source: str, type_name: str, line: int, col: int) -> None:
     problem = error(source)
@@ -226,34 +230,31 @@ def test_error_keeps_output_and_variables_up_to_the_failure() -> None:
 # --- refused before running ----------------------------------------------------------------------
 
 REFUSED = [
-    ("class", "x = 1\nclass A:\n    pass", "SyntaxError", 2, 1, "class"),
-    ("global", "def f():\n    global x\n    x = 1", "SyntaxError", 2, 5, "global"),
-    ("nonlocal", "def f():\n    x = 1\n    def g():\n        nonlocal x", "SyntaxError", 4, 9,
-     "nonlocal"),
-    ("try", "try:\n    x = 1\nexcept Exception:\n    pass", "SyntaxError", 1, 1, "try"),
-    ("raise", "x = 1\nraise ValueError('x')", "SyntaxError", 2, 1, "raise"),
-    ("yield", "def f():\n    yield 1", "SyntaxError", 2, 5, "generators"),
+    ("metaclass", "x = 1\nclass A(metaclass=M):\n    pass", "SyntaxError", 2, 9, "metaclass"),
+    ("__del__", "class A:\n    def __del__(self):\n        pass", "TypeError", 1, 1, "__del__"),
+    ("__getattribute__", "class A:\n    def __getattribute__(self, n):\n        pass",
+     "TypeError", 1, 1, "__getattribute__"),
+    ("dunder function outside a class", "def __init__(self):\n    pass", "NameError", 1, 1,
+     "__init__"),
+    ("yield in an expression", "def f():\n    print((yield 1))", "SyntaxError", 2, 12,
+     "yield"),
+    ("yield in try", "def f():\n    try:\n        yield 1\n    finally:\n        pass",
+     "SyntaxError", 3, 9, "yield"),
     ("async", "async def f():\n    pass", "SyntaxError", 1, 1, "async"),
-    ("walrus", "if (n := 3):\n    pass", "SyntaxError", 1, 5, ":="),
-    ("decorator", "def d(f):\n    return f\n@d\ndef g():\n    pass", "SyntaxError", 3, 2,
-     "decorator"),
     ("import subprocess", "import torch\nimport subprocess", "ImportError", 2, 1,
      "subprocess"),
     ("from socket", "from socket import socket", "ImportError", 1, 1, "socket"),
     ("star import", "from torch import *", "ImportError", 1, 1, "import *"),
     ("relative import", "from . import x", "ImportError", 1, 1, "import"),
     ("dunder attribute", "x = 1\ny = x.__class__", "AttributeError", 2, 5, "__class__"),
-    ("private attribute", "x = 1\ny = x._data", "AttributeError", 2, 5, "_data"),
     ("dunder name", "__import__('os')", "NameError", 1, 1, "__import__"),
-    ("private parameter", "def f(_x):\n    return 1", "NameError", 1, 7, "_x"),
+    ("private parameter", "def f(__x):\n    return 1", "NameError", 1, 7, "__x"),
     ("fullwidth dunder", "x = 1\ny = x._\uff3fclass\uff3f\uff3f", "AttributeError", 2, 5,
      "__class__"),
     ("f-string field", "x = 1\ns = f'{x.__class__!r:>{10}}'", "AttributeError", 2, 8,
      "__class__"),
-    ("f-string nested spec", "x = 1\ns = f'{x:>{x.__doc__}}'", "AttributeError", 2, 12,
-     "__doc__"),
-    ("generator bound to a name", "g = (i for i in [1])", "SyntaxError", 1, 5, "generator"),
-    ("lambda bound to a name", "f = lambda: 0", "SyntaxError", 1, 5, "lambda"),
+    ("f-string nested spec", "x = 1\ns = f'{x:>{x.__dict__}}'", "AttributeError", 2, 12,
+     "__dict__"),
     ("bytes literal", "b = b'x'", "SyntaxError", 1, 5, "bytes"),
     ("match", "match 1:\n    case 1:\n        pass", "SyntaxError", 1, 1, "match"),
     ("syntax error", "x = 1\ny = x + * 2", "SyntaxError", 2, 9, "invalid syntax"),

@@ -222,6 +222,17 @@ def what_the_cli_prints(path: Path) -> tuple[int, str, str]:
     return (0 if result.error is None else 1), result.stdout, stderr
 
 
+# Lambdas bound to names and generator expressions are part of the language now (issue 12):
+# these escapes are refused at the attribute that would climb to the host, a line later.
+NOW_REFUSED_AT = {
+    "esc_lambda_code.expr": [(r"esc_lambda_code\.expr:3:", r"esc_lambda_code\.expr:4:")],
+    "esc_generator_frame.expr": [(r"esc_generator_frame\.expr:(3|4):",
+                                  r"esc_generator_frame\.expr:6:")],
+    # type(x) is allowed now; the class it gives has no readable dunders (__subclasses__)
+    "esc_type.expr": [(r"esc_type\.expr:4:", r"esc_type\.expr:5:")],
+}
+
+
 @pytest.mark.parametrize("row", _expectations(), ids=lambda row: row["case"])
 def test_attack_case(row: dict[str, str], generated_cases: Path) -> None:
     if not ENGINE_IMPORTABLE:
@@ -231,7 +242,10 @@ def test_attack_case(row: dict[str, str], generated_cases: Path) -> None:
     code, stdout, stderr = what_the_cli_prints(path)
     elapsed = time.monotonic() - started
     assert str(code) in row["expected_exit"].split("|"), stderr
-    assert re.search(row["stderr_must_match_regex"], stderr), stderr
+    expected = row["stderr_must_match_regex"]
+    for before, after in NOW_REFUSED_AT.get(row["case"], ()):
+        expected = expected.replace(before, after)
+    assert re.search(expected, stderr), stderr
     assert elapsed < float(row["must_finish_within_s"])
     assert len(stderr.splitlines()) <= 20 and len(stderr.encode()) <= 4096
     assert ":None" not in stderr and "Traceback" not in stderr

@@ -480,8 +480,14 @@ def named_tensors(name: str, value: Any) -> list[tuple[str, Tensor]]:
     if isinstance(value, (tuple, list)) and len(value) <= 16:
         return [(f"{name}[{i}]", v) for i, v in enumerate(value) if isinstance(v, Tensor)]
     if isinstance(value, Module):
+        if "_parameters" not in value.__dict__:  # before its __init__ ran (`self` bound)
+            return []
         return [(f"{name}.{key}", p) for key, p in itertools.islice(
             value.named_parameters(), 64)]
+    if any("_agraph_members" in klass.__dict__ for klass in type(value).__mro__):
+        own = getattr(value, "__dict__", {})  # an object of a program class: `self.a`
+        return [(f"{name}.{key}", v) for key, v in itertools.islice(own.items(), 64)
+                if isinstance(v, Tensor) and not key.startswith("_")]
     return []
 
 

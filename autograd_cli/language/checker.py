@@ -4,7 +4,7 @@
 cookies never apply) and walks the tree once, iteratively:
 
 - a node type that is not in `ALLOWED_NODES` is refused (`REFUSED_MESSAGES` says why for the
-  common ones: classes, generators, try, global, async, ...);
+  common ones: async, match, ...);
 - no identifier or attribute name starts with `_` (ast has already NFKC-normalized them, as
   Python does, so `＿＿class＿＿` is caught too); `_` alone is an ordinary variable;
 - the builtins that open the host (`eval`, `getattr`, `type`, `open`, ...) are refused where
@@ -23,6 +23,7 @@ import ast
 import warnings
 from collections.abc import Callable
 
+from autograd_cli.language.classes import DEFINABLE_DUNDERS
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits, limit_error
 from autograd_cli.library import IMPORTABLE_MODULES
@@ -33,9 +34,8 @@ SAVED_TENSOR_ATTRIBUTES = frozenset({"_saved_self", "_saved_other", "_saved_resu
 
 # Host builtins a program must never reach; using one is refused before the program runs.
 FORBIDDEN_BUILTINS = frozenset("""
-    eval exec compile open input breakpoint help exit quit globals locals vars dir getattr
-    setattr delattr hasattr type object super classmethod staticmethod property memoryview
-    bytearray issubclass
+    eval exec compile open input breakpoint help exit quit globals locals vars dir delattr
+    memoryview bytearray issubclass
 """.split())
 
 ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset({
@@ -43,12 +43,13 @@ ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset({
     # statements
     ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.While, ast.If, ast.With,
     ast.FunctionDef, ast.Return, ast.Pass, ast.Break, ast.Continue, ast.Assert, ast.Delete,
-    ast.Import, ast.ImportFrom,
+    ast.Import, ast.ImportFrom, ast.ClassDef, ast.Try, ast.ExceptHandler, ast.Raise, ast.Global,
+    ast.Nonlocal,
     # expressions
     ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Lambda, ast.IfExp, ast.Dict, ast.Set, ast.ListComp,
     ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Compare, ast.Call, ast.FormattedValue,
     ast.JoinedStr, ast.Constant, ast.Attribute, ast.Subscript, ast.Starred, ast.Name, ast.List,
-    ast.Tuple, ast.Slice,
+    ast.Tuple, ast.Slice, ast.NamedExpr, ast.Yield, ast.YieldFrom,
     # parts
     ast.Load, ast.Store, ast.Del, ast.withitem, ast.arguments, ast.arg, ast.keyword, ast.alias,
     ast.comprehension,
@@ -59,20 +60,12 @@ ALLOWED_NODES: frozenset[type[ast.AST]] = frozenset({
 })
 
 REFUSED_MESSAGES: dict[str, str] = {
-    "ClassDef": "class definitions are not supported",
     "AsyncFunctionDef": "async functions are not supported",
     "AsyncFor": "async for is not supported",
     "AsyncWith": "async with is not supported",
     "Await": "await is not supported",
-    "Yield": "generators (yield) are not supported",
-    "YieldFrom": "generators (yield from) are not supported",
-    "Global": "global statements are not supported",
-    "Nonlocal": "nonlocal statements are not supported",
-    "Try": "try/except is not supported",
     "TryStar": "try/except* is not supported",
-    "Raise": "raise is not supported",
     "Match": "match statements are not supported",
-    "NamedExpr": "assignment expressions (:=) are not supported",
     "TypeAlias": "type aliases are not supported",
 }
 
@@ -143,14 +136,18 @@ class _Walk:
         self.problems: list[ScriptError] = []
         self.forbidden_uses: list[ast.Name] = []
         self.bound_names: set[str] = set()
-        self.argument_generators: set[int] = set()
+        self.methods: set[int] = set()
         self.checks: dict[type[ast.AST], Callable[[ast.AST], None]] = {
             ast.Name: self._name, ast.Attribute: self._attribute, ast.arg: self._arg,
             ast.keyword: self._keyword, ast.FunctionDef: self._function_def,
-            ast.Import: self._import, ast.ImportFrom: self._import_from, ast.Call: self._call,
-            ast.GeneratorExp: self._generator, ast.Assign: self._assign,
+            ast.Import: self._import, ast.ImportFrom: self._import_from,
             ast.comprehension: self._comprehension, ast.Constant: self._constant,
+            ast.ClassDef: self._class_def, ast.ExceptHandler: self._except_handler,
+            ast.Global: self._declaration, ast.Nonlocal: self._declaration,
+            ast.Yield: self._yield, ast.YieldFrom: self._yield,
         }
+        self.allowed_dunders: set[int] = set()  # ids of `x.__class__` in `x.__class__.__name__`
+        self.yield_places: set[int] = set()  # ids of yields where a generator may have them
 
     def run(self, tree: ast.Module) -> None:
         too_deep_reported = False
@@ -193,14 +190,21 @@ class _Walk:
     def _refuse(self, node: ast.AST, message: str, type_name: str = "SyntaxError") -> None:
         self.problems.append(ScriptError(type_name, message, *_position(node)))
 
-    def _identifier(self, node: ast.AST, name: str | None, what: str) -> None:
-        if name is not None and name.startswith("_") and name != "_":
+    def _identifier(self, node: ast.AST, name: str | None, what: str,
+                    strict: bool = False) -> None:
+        """A program's own variable may start with one `_` (`_grad_out`): a name reaches only
+        the program's scopes and builtins. A dunder-like `__x`, and any `_x` that names a
+        host thing (a keyword argument, an imported name), is refused."""
+        private = "_" if strict else "__"
+        if name is not None and name.startswith(private) and name != "_":
             self._refuse(node, f"{what} '{name}' is not allowed: names starting with '_' are "
                          "private to agraph", "NameError")
 
     def _name(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Name)
-        self._identifier(node, node.id, "name")
+        if not ((node.id == "__name__" and isinstance(node.ctx, ast.Load))
+                or node.id in DEFINABLE_DUNDERS):  # `__rmul__ = __mul__` in a class body
+            self._identifier(node, node.id, "name")
         if isinstance(node.ctx, ast.Load):
             if node.id in FORBIDDEN_BUILTINS:
                 self.forbidden_uses.append(node)
@@ -209,7 +213,17 @@ class _Walk:
 
     def _attribute(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Attribute)
-        if node.attr.startswith("_") and node.attr not in SAVED_TENSOR_ATTRIBUTES:
+        if node.attr in ("__name__", "__doc__") and isinstance(node.ctx, ast.Load):
+            if isinstance(node.value, ast.Attribute) and node.value.attr == "__class__":
+                self.allowed_dunders.add(id(node.value))
+            return
+        if node.attr == "__init__" and isinstance(node.ctx, ast.Load):
+            return  # super().__init__(...), nn.Module.__init__(self): checked when run
+        if id(node) in self.allowed_dunders:
+            return
+        if node.attr.startswith("_") and not node.attr.startswith("__"):
+            return  # `self._n` of a program's own object; anything else refuses it when run
+        if node.attr.startswith("_"):
             self._refuse(node, f"attribute '{node.attr}' is not allowed: names starting with "
                          "'_' are private to agraph", "AttributeError")
 
@@ -220,21 +234,68 @@ class _Walk:
 
     def _keyword(self, node: ast.AST) -> None:
         assert isinstance(node, ast.keyword)
-        self._identifier(node, node.arg, "keyword argument")
+        self._identifier(node, node.arg, "keyword argument", strict=True)
 
     def _function_def(self, node: ast.AST) -> None:
         assert isinstance(node, ast.FunctionDef)
-        self._identifier(node, node.name, "function name")
+        if id(node) in self.methods and node.name.startswith("__"):
+            pass  # the class statement checks its special methods
+        else:
+            self._identifier(node, node.name, "function name")
         self.bound_names.add(node.name)
-        if node.decorator_list:
-            self._refuse(node.decorator_list[0], "decorators are not supported")
+        self._mark_yield_places(node.body)
+
+    def _class_def(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.ClassDef)
+        self._identifier(node, node.name, "class name")
+        self.bound_names.add(node.name)
+        for keyword in node.keywords:
+            self._refuse(keyword, "class keywords (metaclass=...) are not supported")
+        for statement in node.body:
+            if isinstance(statement, ast.FunctionDef):
+                self.methods.add(id(statement))
+                if statement.name.startswith("__") and statement.name not in DEFINABLE_DUNDERS:
+                    # refused at the class: a __del__ would run outside any statement's checks
+                    self._refuse(node, f"class {node.name}: a program class cannot define "
+                                 f"{statement.name} (SECURITY.md lists the special methods it "
+                                 "may define)", "TypeError")
+                elif statement.name.startswith("_") and not statement.name.startswith("__"):
+                    self._identifier(statement, statement.name, "method name")
+
+    def _except_handler(self, node: ast.AST) -> None:
+        assert isinstance(node, ast.ExceptHandler)
+        self._identifier(node, node.name, "name")
+        if node.name is not None:
+            self.bound_names.add(node.name)
+
+    def _declaration(self, node: ast.AST) -> None:
+        assert isinstance(node, (ast.Global, ast.Nonlocal))
+        for name in node.names:
+            self._identifier(node, name, "name")
+
+    def _mark_yield_places(self, body: list[ast.stmt]) -> None:
+        """A yield is run as a statement, as the value of an assignment, inside for, while,
+        if and with (language/generators.py); anywhere else it is refused."""
+        for statement in body:
+            if isinstance(statement, (ast.Expr, ast.Assign)) and isinstance(
+                    statement.value, (ast.Yield, ast.YieldFrom)):
+                self.yield_places.add(id(statement.value))
+            elif isinstance(statement, (ast.For, ast.While, ast.If, ast.With)):
+                self._mark_yield_places(statement.body)
+                self._mark_yield_places(statement.orelse if not isinstance(
+                    statement, ast.With) else [])
+
+    def _yield(self, node: ast.AST) -> None:
+        if id(node) not in self.yield_places:
+            self._refuse(node, "yield is supported as a statement or the value of an "
+                         "assignment (x = yield y), inside for, while, if and with; not here")
 
     def _import(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Import)
         for alias in node.names:
             if alias.name not in IMPORTABLE_MODULES:
                 self._refuse_import(node, alias.name)
-            self._identifier(node, alias.asname, "import alias")
+            self._identifier(node, alias.asname, "import alias", strict=True)
             self.bound_names.add(alias.asname or alias.name.partition(".")[0])
 
     def _import_from(self, node: ast.AST) -> None:
@@ -246,31 +307,14 @@ class _Walk:
             if alias.name == "*":
                 self._refuse(node, f"'from {module} import *' is not supported: import the "
                              "names you use", "ImportError")
-            self._identifier(node, alias.name, "imported name")
-            self._identifier(node, alias.asname, "import alias")
+            self._identifier(node, alias.name, "imported name", strict=True)
+            self._identifier(node, alias.asname, "import alias", strict=True)
             self.bound_names.add(alias.asname or alias.name)
 
     def _refuse_import(self, node: ast.AST, module: str) -> None:
         allowed = ", ".join(sorted(IMPORTABLE_MODULES))
         self._refuse(node, f"import of '{module}' is not supported: a program can import only "
                      f"{allowed}", "ImportError")
-
-    def _call(self, node: ast.AST) -> None:
-        assert isinstance(node, ast.Call)
-        for argument in node.args:
-            if type(argument) is ast.GeneratorExp:
-                self.argument_generators.add(id(argument))
-
-    def _generator(self, node: ast.AST) -> None:
-        if id(node) not in self.argument_generators:
-            self._refuse(node, "a generator expression is not supported here, only as the "
-                         "argument of a call: sum(x * x for x in xs); or use a list [...]")
-
-    def _assign(self, node: ast.AST) -> None:
-        assert isinstance(node, ast.Assign)
-        if type(node.value) is ast.Lambda:
-            self._refuse(node.value, "a lambda bound to a name is not supported (PEP 8 E731): "
-                         "write def name(...): return ... instead")
 
     def _constant(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Constant)

@@ -32,6 +32,8 @@ class ScriptError(Exception):
         self.line = line
         self.col = col
         self.end_col = end_col
+        # What the program's `except` catches (language/exceptions.py); None for a limit
+        self.exception: BaseException | None = None
 
     def __str__(self) -> str:
         return f"{self.type_name}: {self.message}"

@@ -4,29 +4,30 @@ Statement handlers return a control-flow signal (break, continue, a return value
 expression handlers return their value; there is no other way for a program to act. Limits are
 checked where they can be exceeded: statements, calls and loop iterations count steps (the wall
 clock and the memory are looked at every few steps), operators check integer, string and list
-sizes from their operands before Python builds the result in C (script_operators.py), and
+sizes from their operands before Python builds the result in C (operators.py), and
 `==`, `<`, `in` and hashing of nested lists and tuples first count the items that one C call
-would walk (`script_objects.nested_size`, max_nested_items).
+would walk (`objects.nested_size`, max_nested_items).
 
 Where an error happens: every handler that calls host code first sets `self.node`, and each
 statement starts by setting it to itself; a Python exception from the engine or from an
 operator becomes a `ScriptError` at that node (the innermost program position, also inside a
 function body or a hook).
+
+The handlers live by what they are: this file holds the running, calls, names, assignment and
+loops (the hot path); attributes.py, expressions.py and statements.py the rest of the node
+types, as parts of `Interpreter`; definitions.py (def, class, decorators, global/nonlocal,
+super), classes.py (the program's classes), exceptions.py (try/raise) and generators.py
+(yield) the constructs of the language around them.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
 import itertools
 import sys
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from functools import lru_cache
-from types import ModuleType
-from typing import Any, TextIO
+from typing import Any
 
 try:
     import resource
@@ -34,207 +35,61 @@ except ImportError:  # not on Windows: the memory check is then left out
     resource = None  # type: ignore[assignment]
 
 from autograd_cli import library
+from autograd_cli.language import classes, definitions, exceptions
+from autograd_cli.language.attributes import AttributeAccess
 from autograd_cli.language.builtins import (
-    PLAIN_METHODS,
     check_int_call,
-    checked_method,
-    checked_method_names,
     make_builtins,
 )
-from autograd_cli.language.checker import SAVED_TENSOR_ATTRIBUTES
 from autograd_cli.language.errors import ScriptError
-from autograd_cli.language.formatting import TextFormatter, convert
+from autograd_cli.language.expressions import ExpressionHandlers
+from autograd_cli.language.formatting import TextFormatter
+from autograd_cli.language.generators import ProgramGenerator
 from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
 from autograd_cli.language.memory import charge_result, check_container, check_copy, check_range
 from autograd_cli.language.objects import (
-    NESTED_TYPES,
     Namespace,
-    Signature,
     UserFunction,
     bind_arguments,
-    check_compare,
-    check_contains,
     check_hash,
-    check_hashes,
     display_repr,
     display_str,
-    is_engine_object,
 )
-from autograd_cli.language.operators import COMPARISONS, UNARY_OPERATORS, CheckedOperators
+from autograd_cli.language.operators import CheckedOperators
+from autograd_cli.language.output import OutputSink, WarningRecord
+from autograd_cli.language.positions import exception_name, node_position, python_position
+from autograd_cli.language.scopes import (
+    BREAK,
+    CONTINUE,
+    HASHED_BY_KEY,
+    MATERIALIZED,
+    MISSING,
+    SUPER,
+    Return,
+    Scope,
+    Signal,
+    assigned_names,
+    module_imports,
+)
+from autograd_cli.language.statements import StatementHandlers
+from autograd_cli.language.torch_modules import (
+    configure_budget,
+    configure_engine,
+    engine_module,
+    torch_namespaces,
+)
 from engine import memory
-from engine.refused import Refused
 
 # How many steps run between looks at the clock and the memory.
 CHECK_INTERVAL = 32
 MEMORY_CHECK_EVERY = 8  # budget checks per reading of the process's memory (a system call)
 
 
-@dataclass(frozen=True)
-class WarningRecord:
-    """A warning the engine raised while the program ran, at the program's line."""
-
-    category: str
-    message: str
-    line: int | None
-
-    def format(self, filename: str, source_text: str | None = None) -> str:
-        """Python's rendering: `FILE:LINE: Category: message` and the source line."""
-        text = f"{filename}:{self.line}: {self.category}: {self.message}\n"
-        if source_text is not None and self.line is not None:
-            lines = source_text.split("\n", self.line)
-            if self.line <= len(lines):
-                text += f"  {lines[self.line - 1].strip()[:200]}\n"
-        return text
+# the plain methods of str, list, dict, ... a program calls
+_HOST_METHOD = type("".upper)
 
 
-class OutputSink:
-    """Where `print` writes: kept for `--json`, echoed live if asked, capped in bytes."""
-
-    def __init__(self, max_bytes: int, echo: TextIO | None = None) -> None:
-        self.max_bytes = max_bytes
-        self.echo = echo
-        self.parts: list[str] = []
-        self.size = 0
-
-    def write(self, text: str) -> None:
-        if text.isascii():
-            size = len(text)
-        else:
-            try:
-                size = len(text.encode("utf-8"))
-            except UnicodeEncodeError:  # lone surrogates cannot be written to a UTF-8 stream
-                text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-                size = len(text.encode("utf-8"))
-        self.check_room(size)
-        self.size += size
-        self.parts.append(text)
-        if self.echo is not None:
-            try:
-                self.echo.write(text)
-            except BrokenPipeError:  # `agraph run x | head -1`: the reader has what it wanted
-                self.echo = None
-
-    def check_room(self, size: int) -> None:
-        """Refuse to write `size` more bytes past the cap (a text of `size` characters has at
-        least as many bytes: checked before it is joined)."""
-        if self.size + size > self.max_bytes:
-            raise LimitExceeded("max_output_bytes",
-                                f"the program printed more than {self.max_bytes} bytes")
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
-# --- the torch namespaces ------------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def torch_namespaces() -> dict[str, Namespace]:
-    """`torch` and its importable submodules, from engine/api.py (built once, read-only)."""
-    from engine import api
-
-    functional = Namespace("torch.nn.functional", api.FUNCTIONAL)
-    utils = Namespace("torch.nn.utils", getattr(api, "NN_UTILS", {}))
-    nn = Namespace("torch.nn", {**api.NN, "functional": functional, "utils": utils})
-    optim = Namespace("torch.optim", api.OPTIM)
-    autograd_functional = Namespace("torch.autograd.functional", api.AUTOGRAD_FUNCTIONAL)
-    autograd_graph = Namespace("torch.autograd.graph", getattr(api, "AUTOGRAD_GRAPH", {}))
-    autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional,
-                                            "graph": autograd_graph})
-    data = Namespace("torch.utils.data", getattr(api, "DATA", {}))
-    torch_utils = Namespace("torch.utils", {"data": data})
-    torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
-                                "utils": torch_utils})
-    return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
-            "torch.nn.utils": utils,
-            "torch.optim": optim, "torch.autograd": autograd,
-            "torch.autograd.functional": autograd_functional,
-            "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",
-                                                  getattr(api, "LR_SCHEDULER", {})),
-            "torch.linalg": Namespace("torch.linalg", getattr(api, "LINALG", {})),
-            "torch.utils": torch_utils, "torch.utils.data": data,
-            "torch.autograd.graph": autograd_graph}
-
-
-def _engine_module(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"engine.{name}")
-    except ImportError:
-        return None
-
-
-def _configure_engine(limits: Limits) -> None:
-    """Start from PyTorch's defaults (one process may run many programs: tests, a docs build)
-    and hand the engine's limits to engine/budget.py."""
-    torch = torch_namespaces()["torch"].members
-    if "set_grad_enabled" in torch:
-        torch["set_grad_enabled"](True)
-    if "set_printoptions" in torch:
-        torch["set_printoptions"](profile="default")
-    _configure_budget(limits)
-
-
-def _configure_budget(limits: Limits) -> None:
-    """Hand the engine's limits to engine/budget.py (the keys it knows): tensors and the
-    arrays of library modules (numpy) are counted against them."""
-    budget = _engine_module("budget")
-    if budget is None:
-        return
-    values = {"max_elements": limits.max_tensor_elements,
-              "max_bytes": limits.max_total_tensor_bytes,
-              "max_total_bytes": limits.max_total_tensor_bytes,
-              "max_graph_nodes": limits.max_graph_nodes}
-    for key, value in values.items():
-        if key in budget.limits:
-            budget.limits[key] = value
-
-
-# --- control flow and scopes ---------------------------------------------------------------------
-
-class Return:
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-
-class _Signal:
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
-BREAK = _Signal("break")
-CONTINUE = _Signal("continue")
-
-
-class Scope:
-    """The variables of the running code: module globals, a call's locals or a comprehension's.
-
-    `local_names` are the names a function assigns (reading one before assignment is an
-    UnboundLocalError); `enclosing` are the variables of the functions around it (closures).
-    """
-
-    __slots__ = ("names", "local_names", "enclosing")
-
-    def __init__(self, names: dict[str, Any], local_names: frozenset[str] | None,
-                 enclosing: tuple[dict[str, Any], ...]) -> None:
-        self.names = names
-        self.local_names = local_names
-        self.enclosing = enclosing
-
-
-_MISSING: Any = object()
-# Containers that hold their items already: iterating them cannot run away.
-_MATERIALIZED = frozenset({list, tuple, str, dict, set, frozenset})
-_HOST_METHOD = type("".upper)  # the plain methods of str, list, dict, ... a program calls
-# Containers `container[key]` hashes the key of (a tuple's hash walks all of it).
-_HASHED_BY_KEY = frozenset({dict, OrderedDict})
-# Comparisons that do not look into their operands.
-_IDENTITY = frozenset({ast.Is, ast.IsNot})
-
-
-class Interpreter:
+class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
     """Runs one checked program; `run(tree)` returns the error that stopped it, or None."""
 
     def __init__(self, limits: Limits, output: OutputSink, observer: Any = None) -> None:
@@ -257,12 +112,20 @@ class Interpreter:
         self.formatter = TextFormatter(limits, self.get_attribute)
         self.operators = CheckedOperators(limits, self.formatter, self.bounded_list)
         self.builtins = make_builtins(self)
-        self.recording: Any = _engine_module("recording")
+        self.builtins.update(exceptions.EXCEPTION_CLASSES)
+        self.builtins.update({"type": self._type, "getattr": self._getattr,
+                              "hasattr": self._hasattr, "setattr": self._setattr})
+        self.builtins.update({"super": SUPER, "object": object,
+                              "staticmethod": classes.StaticMember,
+                              "classmethod": classes.ClassMember,
+                              "property": classes.PropertyMember})
+        self.recording: Any = engine_module("recording")
         self.allowed_attributes: dict[type, frozenset[str]] = {}
         self.plain_attributes: dict[type, frozenset[str]] = {}  # allowed, no size check needed
         self.function_locals: dict[int, frozenset[str]] = {}
         self.engine_configured = False
         self.modules: dict[str, Namespace] = {}
+        self.handling: list[ScriptError] = []  # the exceptions being handled (bare `raise`)
         self.statements: dict[type[ast.AST], Callable[[Any], Any]] = {
             ast.Expr: self._expression_statement, ast.Assign: self._assign,
             ast.AugAssign: self._augmented_assign, ast.AnnAssign: self._annotated_assign,
@@ -271,6 +134,11 @@ class Interpreter:
             ast.Pass: self._pass, ast.Break: self._break, ast.Continue: self._continue,
             ast.Assert: self._assert, ast.Delete: self._delete, ast.Import: self._import,
             ast.ImportFrom: self._import_from,
+            ast.ClassDef: lambda node: definitions.class_def(self, node),
+            ast.Try: lambda node: exceptions.execute_try(self, node),
+            ast.Raise: lambda node: exceptions.execute_raise(self, node),
+            ast.Global: lambda node: definitions.declare(self, node),
+            ast.Nonlocal: lambda node: definitions.declare(self, node),
         }
         self.expressions: dict[type[ast.AST], Callable[[Any], Any]] = {
             ast.Constant: self._constant, ast.Name: self._name, ast.Attribute: self._attribute,
@@ -282,6 +150,7 @@ class Interpreter:
             ast.DictComp: self._dict_comprehension, ast.GeneratorExp: self._generator,
             ast.JoinedStr: self._joined_str, ast.FormattedValue: self._formatted_value,
             ast.Lambda: self._lambda, ast.Starred: self._starred,
+            ast.NamedExpr: self._named_expression,
         }
 
     # --- running ---------------------------------------------------------------------------------
@@ -351,10 +220,23 @@ class Interpreter:
         position = python_position(self.node, self.imported_names)
         if isinstance(exc, LimitExceeded):
             return limit_error(exc.field, exc.what, *position)
-        message = self._message(exc)
+        try:
+            message = self._message(exc)
+        except LimitExceeded as limit:  # the program's __str__ of its exception hit a limit
+            return limit_error(limit.field, limit.what, *position)
+        except ScriptError as inner:
+            if inner.type_name == "LimitError":
+                return inner
+            message = "<exception str() failed>"
+        except RecursionError:
+            message = "<exception str() failed>"
         if isinstance(exc, MemoryError) and not message:
             message = "out of memory"
-        return ScriptError(_exception_name(exc), message, *position)
+        error = ScriptError(exception_name(exc), message, *position)
+        error.exception = exc
+        return error
+
+    located = _located
 
     def _message(self, exc: BaseException) -> str:
         """The exception's message; a KeyError shows its key as the program's repr does (not
@@ -364,7 +246,7 @@ class Interpreter:
                 return display_repr(exc.args[0], self.limits.max_str_len)
             except (LimitExceeded, RecursionError):
                 return f"<a key of type {type(exc.args[0]).__name__}>"
-        return str(exc)
+        return display_str(exc, self.limits.max_str_len)
 
     def record_warning(self, message: Warning | str, category: type[Warning], filename: str,
                        lineno: int, file: Any = None, line: str | None = None) -> None:
@@ -394,7 +276,7 @@ class Interpreter:
 
     def bounded(self, iterable: Iterable[Any]) -> Iterator[Any]:
         """Iterate, counting items against max_loop_iterations (and steps)."""
-        if type(iterable) in _MATERIALIZED:
+        if type(iterable) in MATERIALIZED:
             return iter(iterable)
         return self._counted(iter(iterable))
 
@@ -413,7 +295,7 @@ class Interpreter:
             size = _range_length(iterable)  # type: ignore[arg-type]
             self.operators.check_list_length(size)
             check_range(size)
-        elif kind not in _MATERIALIZED:
+        elif kind not in MATERIALIZED:
             return list(self.bounded(iterable))
         else:
             check_container(list, len(iterable))  # type: ignore[arg-type]
@@ -421,62 +303,17 @@ class Interpreter:
 
     def call_from_host(self, function: UserFunction, args: tuple[Any, ...],
                        kwargs: dict[str, Any]) -> Any:
-        """A user function called by the engine or a builtin (a hook, a sort key)."""
+        """A user function called by the engine or a builtin (a hook, a sort key, a
+        `__len__`): an error the host raises after it returned is at the caller's node."""
+        saved = self.node
         try:
-            return self._call_user(function, args, kwargs)
+            result = self._call_user(function, args, kwargs)
+            self.node = saved
+            return result
         except (ScriptError, RecursionError):
             raise
         except Exception as exc:
             raise self._located(exc) from None
-
-    # --- attributes ------------------------------------------------------------------------------
-
-    def get_attribute(self, value: Any, name: str) -> Any:
-        """`value.name`, for the names agraph exposes and nothing else."""
-        plain = self.plain_attributes.get(type(value))
-        if plain is not None and name in plain:  # seen before: a public, unchecked name
-            return getattr(value, name)
-        if name.startswith("_"):
-            if name in SAVED_TENSOR_ATTRIBUTES and hasattr(type(value), "saved_attribute"):
-                return value.saved_attribute(name)  # grad_fn._saved_self: PyTorch's public name
-            raise AttributeError(f"attribute '{name}' is not allowed: names starting with '_' "
-                                 "are private to agraph")
-        kind = type(value)
-        if kind is Namespace:
-            try:
-                return value.members[name]
-            except KeyError:
-                raise AttributeError(f"module '{value.name}' has no attribute '{name}' "
-                                     f"({value.name}.{name} is not supported by agraph)") from None
-        method = checked_method(self, value, name)
-        if method is not None:
-            return method
-        if name in self._allowed_attributes(kind):
-            return getattr(value, name)
-        if kind is Refused:
-            raise value.error()
-        raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}' (or agraph "
-                             "does not support it)")
-
-    def _allowed_attributes(self, kind: type) -> frozenset[str]:
-        allowed = self.allowed_attributes.get(kind)
-        if allowed is None:
-            public = getattr(kind, "PUBLIC_ATTRS", None)
-            allowed = public if isinstance(public, frozenset) else PLAIN_METHODS.get(
-                kind, frozenset())
-            self.allowed_attributes[kind] = allowed
-            if kind is not Namespace:
-                checked = checked_method_names(kind)
-                self.plain_attributes[kind] = frozenset(
-                    name for name in allowed if not name.startswith("_") and name not in checked)
-        return allowed
-
-    def set_attribute(self, value: Any, name: str, new_value: Any) -> None:
-        settable = getattr(type(value), "SETTABLE_ATTRS", None) if is_engine_object(value) else None
-        if isinstance(settable, frozenset) and name in settable and not name.startswith("_"):
-            setattr(value, name, new_value)
-            return
-        raise AttributeError(f"cannot set attribute '{name}' of '{type(value).__name__}' object")
 
     # --- statements ------------------------------------------------------------------------------
 
@@ -487,7 +324,8 @@ class Interpreter:
     def _assign(self, node: ast.Assign) -> None:
         value = self.expressions[node.value.__class__](node.value)
         for target in node.targets:
-            if target.__class__ is ast.Name and self.on_bind is None:
+            if (target.__class__ is ast.Name and self.on_bind is None
+                    and self.scope.declared is None):
                 self.scope.names[target.id] = value  # the common case, without a call
             else:
                 self._store(target, value)
@@ -506,7 +344,7 @@ class Interpreter:
             container = self.eval(target.value)  # type: ignore[attr-defined]
             key = self.eval(target.slice)  # type: ignore[attr-defined]
             self.node = target
-            if key.__class__ is tuple and container.__class__ in _HASHED_BY_KEY:
+            if key.__class__ is tuple and container.__class__ in HASHED_BY_KEY:
                 check_hash(key, self.limits.max_nested_items)
             if type(container) is list and type(key) is slice:
                 value = self.bounded_list(value)
@@ -516,12 +354,26 @@ class Interpreter:
             owner = self.eval(target.value)  # type: ignore[attr-defined]
             self.node = target
             self.set_attribute(owner, target.attr, value)  # type: ignore[attr-defined]
+            if self.on_bind is not None and type(target.value) is ast.Name:  # type: ignore[attr-defined]
+                # `self.a = ...`: the tools see the binding as "self.a" (--watch, names)
+                self.on_bind(f"{target.value.id}.{target.attr}", value,  # type: ignore[attr-defined]
+                             target.lineno)
         else:
             self.node = target
             raise SyntaxError("starred assignment target must be in a list or tuple")
 
+    def store(self, target: ast.expr, value: Any) -> None:
+        self._store(target, value)
+
+    def bind_name(self, name: str, value: Any, node: ast.AST) -> None:
+        self._bind(name, value, node)
+
     def _bind(self, name: str, value: Any, node: ast.AST) -> None:
-        self.scope.names[name] = value
+        declared = self.scope.declared
+        if declared is not None and name in declared:
+            declared[name][name] = value
+        else:
+            self.scope.names[name] = value
         if self.on_bind is not None:
             self.on_bind(name, value, node.lineno)  # type: ignore[attr-defined]
 
@@ -561,7 +413,7 @@ class Interpreter:
             container = self.eval(target.value)
             key = self.eval(target.slice)
             self.node = target
-            if key.__class__ is tuple and container.__class__ in _HASHED_BY_KEY:
+            if key.__class__ is tuple and container.__class__ in HASHED_BY_KEY:
                 check_hash(key, self.limits.max_nested_items)
             current = container[key]
             right = self.eval(node.value)
@@ -594,7 +446,7 @@ class Interpreter:
                 self.node = node
                 raise LimitExceeded("max_loop_iterations", f"the loop ran more than {limit} "
                                     "iterations")
-            if simple_target is not None and self.on_bind is None:
+            if simple_target is not None and self.on_bind is None and self.scope.declared is None:
                 self.scope.names[simple_target] = item
             else:
                 self._store(target, item)
@@ -642,64 +494,27 @@ class Interpreter:
             return self.execute_block(node.orelse)
         return None
 
-    def _with(self, node: ast.With, index: int = 0) -> Any:
-        item = node.items[index]
-        manager = self.eval(item.context_expr)
-        self.node = item.context_expr
-        if not is_engine_object(manager) or not hasattr(type(manager), "__enter__"):
-            raise TypeError(f"'{type(manager).__name__}' object does not support the context "
-                            "manager protocol")
-        entered = type(manager).__enter__(manager)
-        if item.optional_vars is not None:
-            self._store(item.optional_vars, entered)
-        try:
-            if index + 1 < len(node.items):
-                signal = self._with(node, index + 1)
-            else:
-                signal = self.execute_block(node.body)
-        except Exception as exc:
-            # The error still propagates: no engine context manager swallows errors.
-            type(manager).__exit__(manager, type(exc), exc, None)
-            raise
-        type(manager).__exit__(manager, None, None, None)
-        return signal
-
     def _function_def(self, node: ast.FunctionDef) -> None:
-        self._bind(node.name, self._make_function(node, node.name), node)
+        definitions.function_def(self, node)
 
     def _lambda(self, node: ast.Lambda) -> UserFunction:
-        return self._make_function(node, "<lambda>")
+        return definitions.make_function(self, node, "<lambda>")
 
-    def _make_function(self, node: ast.FunctionDef | ast.Lambda, name: str) -> UserFunction:
-        arguments = node.args
-        positional = [arg.arg for arg in arguments.posonlyargs + arguments.args]
-        defaults = {}
-        for arg, default in zip(positional[len(positional) - len(arguments.defaults):],
-                                arguments.defaults, strict=True):
-            defaults[arg] = self.eval(default)
-        for arg_node, keyword_default in zip(arguments.kwonlyargs, arguments.kw_defaults,
-                                             strict=True):
-            if keyword_default is not None:
-                defaults[arg_node.arg] = self.eval(keyword_default)
-        signature = Signature(
-            tuple(positional), len(arguments.posonlyargs), defaults,
-            arguments.vararg.arg if arguments.vararg else None,
-            tuple(arg.arg for arg in arguments.kwonlyargs),
-            arguments.kwarg.arg if arguments.kwarg else None)
-        return UserFunction(name, node, signature, self._inner_enclosing(), self,
-                            self._local_names(node))
-
-    def _inner_enclosing(self) -> tuple[dict[str, Any], ...]:
-        """The enclosing variables of a function or comprehension defined here."""
+    def inner_enclosing(self) -> tuple[dict[str, Any], ...]:
+        """The enclosing variables of a function or comprehension defined here (a class body
+        is not one of them, as in Python)."""
         scope = self.scope
         if scope.names is self.globals:
             return ()
+        if scope.class_name is not None:
+            return scope.enclosing
         return (scope.names, *scope.enclosing)
 
-    def _local_names(self, node: ast.FunctionDef | ast.Lambda) -> frozenset[str]:
+
+    def local_names(self, node: ast.FunctionDef | ast.Lambda) -> frozenset[str]:
         names = self.function_locals.get(id(node))
         if names is None:
-            names = _assigned_names(node)
+            names = assigned_names(node)
             self.function_locals[id(node)] = names
         return names
 
@@ -709,42 +524,11 @@ class Interpreter:
     def _pass(self, node: ast.Pass) -> None:
         return None
 
-    def _break(self, node: ast.Break) -> _Signal:
+    def _break(self, node: ast.Break) -> Signal:
         return BREAK
 
-    def _continue(self, node: ast.Continue) -> _Signal:
+    def _continue(self, node: ast.Continue) -> Signal:
         return CONTINUE
-
-    def _assert(self, node: ast.Assert) -> None:
-        test = self.eval(node.test)
-        self.node = node.test
-        if not test:
-            message = "" if node.msg is None else display_str(self.eval(node.msg),
-                                                              self.limits.max_str_len)
-            raise AssertionError(message)
-
-    def _delete(self, node: ast.Delete) -> None:
-        for target in node.targets:
-            self._delete_target(target)
-
-    def _delete_target(self, target: ast.expr) -> None:
-        self.node = target
-        if type(target) is ast.Name:
-            if target.id not in self.scope.names:
-                raise NameError(f"name '{target.id}' is not defined")
-            del self.scope.names[target.id]
-        elif type(target) is ast.Subscript:
-            container = self.eval(target.value)
-            key = self.eval(target.slice)
-            self.node = target
-            if key.__class__ is tuple and container.__class__ in _HASHED_BY_KEY:
-                check_hash(key, self.limits.max_nested_items)
-            del container[key]
-        elif type(target) in (ast.Tuple, ast.List):
-            for item in target.elts:  # type: ignore[attr-defined]
-                self._delete_target(item)
-        else:
-            raise SyntaxError("only names and items can be deleted")
 
     def _module(self, name: str) -> Namespace:
         """The namespace `import name` binds: torch's (the first import sets the engine up for
@@ -754,14 +538,14 @@ class Interpreter:
             if name.partition(".")[0] == "torch":
                 if not self.engine_configured:
                     self.engine_configured = True
-                    _configure_engine(self.limits)
+                    configure_engine(self.limits)
                 module = torch_namespaces()[name]
             elif "." in name:  # a library's submodule is a member of its package
                 package, _, member = name.rpartition(".")
                 module = self._module(package).members[member]
             else:
                 if name in library.ALLOCATING_MODULES:
-                    _configure_budget(self.limits)
+                    configure_budget(self.limits)
                 module = library.load(name, self)
             self.modules[name] = module
         return module
@@ -789,14 +573,18 @@ class Interpreter:
         return node.value
 
     def _name(self, node: ast.Name) -> Any:
-        value = self.scope.names.get(node.id, _MISSING)
-        return self._load(node.id, node) if value is _MISSING else value
+        value = self.scope.names.get(node.id, MISSING)
+        return self._load(node.id, node) if value is MISSING else value
 
     def _load(self, name: str, node: ast.AST) -> Any:
         scope = self.scope
         if name in scope.names:
             return scope.names[name]
         self.node = node
+        if scope.declared is not None and name in scope.declared:
+            if name in scope.declared[name]:
+                return scope.declared[name][name]
+            raise NameError(f"name '{name}' is not defined")
         if scope.local_names is not None and name in scope.local_names:
             raise UnboundLocalError(f"cannot access local variable '{name}' where it is not "
                                     "associated with a value")
@@ -807,32 +595,22 @@ class Interpreter:
             return self.globals[name]
         if name in self.builtins:
             return self.builtins[name]
+        if name == "__name__":
+            return "__main__"
         raise NameError(f"name '{name}' is not defined")
 
     def _attribute(self, node: ast.Attribute) -> Any:
-        value = self.expressions[node.value.__class__](node.value)
+        inner = node.value
+        if node.attr == "__name__" and type(inner) is ast.Attribute and (
+                inner.attr == "__class__"):  # `x.__class__.__name__`, and no other use of it
+            value = self.eval(inner.value)
+            return type(value).__name__
+        value = self.expressions[inner.__class__](inner)
         self.node = node
         plain = self.plain_attributes.get(type(value))
         if plain is not None and node.attr in plain:  # get_attribute's first step, inline
             return getattr(value, node.attr)
         return self.get_attribute(value, node.attr)
-
-    def _subscript(self, node: ast.Subscript) -> Any:
-        value = self.eval(node.value)
-        key = self.eval(node.slice)
-        self.node = node
-        if key.__class__ is tuple and value.__class__ in _HASHED_BY_KEY:
-            check_hash(key, self.limits.max_nested_items)
-        if key.__class__ is slice:
-            check_copy(value)
-        result = value[key]
-        charge_result(result)
-        return result
-
-    def _slice(self, node: ast.Slice) -> slice:
-        return slice(None if node.lower is None else self.eval(node.lower),
-                     None if node.upper is None else self.eval(node.upper),
-                     None if node.step is None else self.eval(node.step))
 
     def _binary_op(self, node: ast.BinOp) -> Any:
         expressions = self.expressions
@@ -854,61 +632,6 @@ class Interpreter:
             value = self.operators.binary(link.op.__class__, value, right)
         return value
 
-    def _unary_op(self, node: ast.UnaryOp) -> Any:
-        operand = self.eval(node.operand)
-        self.node = node
-        return UNARY_OPERATORS[type(node.op)](operand)
-
-    def _bool_op(self, node: ast.BoolOp) -> Any:
-        is_and = type(node.op) is ast.And
-        value = None
-        for operand in node.values:
-            value = self.eval(operand)
-            self.node = operand
-            if (not value) if is_and else value:
-                return value
-        return value
-
-    def _compare(self, node: ast.Compare) -> Any:
-        expressions = self.expressions
-        left = expressions[node.left.__class__](node.left)
-        result: Any = True
-        for operation, comparator in zip(node.ops, node.comparators, strict=True):
-            right = expressions[comparator.__class__](comparator)
-            self.node = node
-            compare = COMPARISONS.get(operation.__class__)
-            if compare is not None:
-                if (left.__class__ in NESTED_TYPES and right.__class__ in NESTED_TYPES
-                        and operation.__class__ not in _IDENTITY):
-                    # one C call walks both: shared lists can make that 10**12 items
-                    check_compare(left, right, self.limits.max_nested_items)
-                result = compare(left, right)
-            else:
-                result = self._membership(operation.__class__, left, right)
-            if len(node.ops) > 1 and not result:
-                return result
-            left = right
-        return result
-
-    def _membership(self, operation: type[ast.cmpop], item: Any, container: Any) -> bool:
-        found = self._contains(container, item)
-        return found if operation is ast.In else not found
-
-    def _contains(self, container: Any, item: Any) -> bool:
-        if item.__class__ in NESTED_TYPES:
-            check_contains(container, item, self.limits.max_nested_items)
-        kind = type(container)
-        if kind in _MATERIALIZED or is_engine_object(container) or (
-                kind is range and type(item) in (int, bool)):
-            return item in container
-        # `x in range(...)` for a float, or `x in zip(...)`, is a C loop: count it.
-        return any(element is item or element == item for element in self.bounded(container))
-
-    def _if_expression(self, node: ast.IfExp) -> Any:
-        test = self.eval(node.test)
-        self.node = node.test
-        return self.eval(node.body if test else node.orelse)
-
     def _call(self, node: ast.Call) -> Any:
         expressions = self.expressions
         function = expressions[node.func.__class__](node.func)
@@ -923,8 +646,27 @@ class Interpreter:
         self.node = node
         if self.recording.observer is not None:  # where the op is, for what observes it
             self.recording.location = (node.lineno, node.col_offset + 1)
-        if type(function) is UserFunction:
+        return self.call_value(function, args, kwargs)
+
+    def call_value(self, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """Call what the program called: its functions run here, the rest are host calls."""
+        kind = type(function)
+        if kind is UserFunction:
             return self._call_user(function, args, kwargs)
+        if kind is classes.BoundMethod and type(function.function) is UserFunction:
+            return self._call_user(function.function, [function.owner, *args], kwargs)
+        if kind is type and classes.is_program_class(function):
+            return classes.instantiate(function, args, kwargs, self.call_member)
+        if function is SUPER:
+            return definitions.make_super(self, args)
+        if kind is classes.UnboundInit:  # Base.__init__(self, ...)
+            if not args:
+                raise TypeError("descriptor '__init__' needs an argument")
+            init, _ = classes.find_member(function.klass, "__init__")
+            if init is not classes.MISSING:
+                return self.call_value(init, args, kwargs)
+            classes.base_init(function.klass, args[0], list(args[1:]), kwargs)
+            return None
         if function is int and (len(args) > 1 or kwargs):  # int(text, base)
             return check_int_call(args, kwargs, self.limits.max_int_bits)
         if function.__class__ is _HOST_METHOD:  # str.upper, list.copy, ...: about its size
@@ -932,6 +674,9 @@ class Interpreter:
         result = function(*args, **kwargs)
         charge_result(result)
         return result
+
+    def call_member(self, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        return self.call_value(function, args, kwargs)
 
     def _arguments(self, nodes: list[ast.expr]) -> list[Any]:
         values = []
@@ -977,7 +722,12 @@ class Interpreter:
             for name, value in names.items():
                 self.on_bind(name, value, node.lineno)
         outer = self.scope
-        self.scope = Scope(names, function.local_names, function.enclosing)
+        if function.is_generator:
+            assert isinstance(node, ast.FunctionDef)
+            return ProgramGenerator(self, function.name.rpartition(".")[2], node.body,
+                                    Scope(names, function.local_names, function.enclosing,
+                                          function))
+        self.scope = Scope(names, function.local_names, function.enclosing, function)
         self.depth += 1
         try:
             self.count_step()
@@ -988,214 +738,6 @@ class Interpreter:
         finally:
             self.depth -= 1
             self.scope = outer
-
-    def _list(self, node: ast.List) -> list[Any]:
-        return self._elements(node.elts)
-
-    def _tuple(self, node: ast.Tuple) -> tuple[Any, ...]:
-        return tuple(self._elements(node.elts))
-
-    def _set(self, node: ast.Set) -> set[Any]:
-        values = self._elements(node.elts)
-        self.node = node
-        check_hashes(values, self.limits.max_nested_items)
-        return set(values)
-
-    def _elements(self, nodes: list[ast.expr]) -> list[Any]:
-        values = self._arguments(nodes)
-        if len(values) > len(nodes):  # a *starred item grew it
-            self.operators.check_list_length(len(values))
-        return values
-
-    def _dict(self, node: ast.Dict) -> dict[Any, Any]:
-        result: dict[Any, Any] = {}
-        for key_node, value_node in zip(node.keys, node.values, strict=True):
-            if key_node is None:
-                mapping = self.eval(value_node)
-                self.node = value_node
-                if type(mapping) is not dict:
-                    raise TypeError(f"'{type(mapping).__name__}' object is not a mapping")
-                check_container(dict, len(result) + len(mapping))
-                result.update(mapping)
-            else:
-                key = self.eval(key_node)
-                value = self.eval(value_node)
-                self.node = key_node
-                if key.__class__ is tuple:
-                    check_hash(key, self.limits.max_nested_items)
-                result[key] = value
-        return result
-
-    def _list_comprehension(self, node: ast.ListComp) -> list[Any]:
-        return list(self._comprehension(node, lambda: self.eval(node.elt)))
-
-    def _set_comprehension(self, node: ast.SetComp) -> set[Any]:
-        return set(self._comprehension(node, lambda: self._hashable(node.elt)))
-
-    def _dict_comprehension(self, node: ast.DictComp) -> dict[Any, Any]:
-        return dict(self._comprehension(
-            node, lambda: (self._hashable(node.key), self.eval(node.value))))
-
-    def _hashable(self, node: ast.expr) -> Any:
-        """An element of a set or a key of a dict being built: hashed at once, in C."""
-        value = self.eval(node)
-        if value.__class__ is tuple:
-            self.node = node
-            check_hash(value, self.limits.max_nested_items)
-        return value
-
-    def _generator(self, node: ast.GeneratorExp) -> Iterator[Any]:
-        """Lazy, like Python's; only ever an argument of a call (the checker sees to it)."""
-        return self._comprehension(node, lambda: self.eval(node.elt))
-
-    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
-                       element: Callable[[], Any]) -> Iterator[Any]:
-        # The first iterable is evaluated where the comprehension is, as Python does.
-        first = self.eval(node.generators[0].iter)
-        self.node = node.generators[0].iter
-        scope = Scope({}, None, self._inner_enclosing())
-        return self._comprehension_level(node, 0, iter(first), scope, element)
-
-    def _comprehension_level(self, node: ast.ListComp | ast.SetComp | ast.DictComp |
-                             ast.GeneratorExp, level: int, iterator: Iterator[Any],
-                             scope: Scope, element: Callable[[], Any]) -> Iterator[Any]:
-        generator = node.generators[level]
-        innermost = level + 1 == len(node.generators)
-        limit = self.limits.max_loop_iterations
-        for count, item in enumerate(iterator, 1):
-            if count > limit:
-                raise LimitExceeded("max_loop_iterations", f"the comprehension ran more than "
-                                    f"{limit} iterations")
-            self.count_step()
-            outer, self.scope = self.scope, scope
-            try:
-                self._store(generator.target, item)
-                if not all(self._test(condition) for condition in generator.ifs):
-                    continue
-                if innermost:
-                    value = element()
-                else:
-                    inner = iter(self.eval(node.generators[level + 1].iter))
-            finally:
-                self.scope = outer
-            if innermost:
-                yield value
-            else:
-                yield from self._comprehension_level(node, level + 1, inner, scope, element)
-
-    def _test(self, node: ast.expr) -> bool:
-        value = self.eval(node)
-        self.node = node
-        return bool(value)
-
-    def _joined_str(self, node: ast.JoinedStr) -> str:
-        pieces: list[str] = []
-        length = 0
-        for part in node.values:
-            # f-string literal parts are str constants; the fields are FormattedValue nodes
-            piece = str(part.value) if isinstance(part, ast.Constant) else self.eval(part)
-            length += len(piece)
-            self.formatter.check_length(length)
-            pieces.append(piece)
-        return "".join(pieces)
-
-    def _formatted_value(self, node: ast.FormattedValue) -> str:
-        value = self.eval(node.value)
-        spec = "" if node.format_spec is None else self.eval(node.format_spec)
-        self.node = node
-        if node.conversion != -1:
-            value = convert(value, chr(node.conversion), self.limits.max_str_len)
-        return self.formatter.format_value(value, spec)
-
-    def _starred(self, node: ast.Starred) -> Any:
-        self.node = node
-        raise SyntaxError("can't use starred expression here")
-
-
-def _assigned_names(function: ast.FunctionDef | ast.Lambda) -> frozenset[str]:
-    """The names a function body binds (its locals), not looking into nested scopes."""
-    names = {arg.arg for arg in ast.walk(function.args) if isinstance(arg, ast.arg)}
-    if isinstance(function, ast.Lambda):
-        return frozenset(names)
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif isinstance(node, ast.FunctionDef):
-            names.add(node.name)
-            continue
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update((alias.asname or alias.name).partition(".")[0] for alias in node.names)
-        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
-                             ast.GeneratorExp)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-    return frozenset(names)
-
-
-def module_imports(tree: ast.Module) -> frozenset[str]:
-    """Names an import binds in the module's own scope (not inside a function)."""
-    names: set[str] = set()
-    stack: list[ast.AST] = list(tree.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
-        stack.extend(ast.iter_child_nodes(node))
-    return frozenset(names)
-
-
-def python_position(node: ast.AST | None, imported: frozenset[str] = frozenset()
-                    ) -> tuple[int | None, int | None, int | None]:
-    """Where CPython 3.11's traceback puts an error raised by `node`.
-
-    It is the node's start, except that an attribute read, and a call of a method
-    (`x.view(4)`, not a call of a module function such as `torch.mm(...)`, whose object is an
-    imported name), belong to the line of the attribute's name: in a chain split over lines
-    the failing `.view(4)` is reported on its own line.
-    """
-    attribute = None
-    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-        attribute = node
-    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-          and not (isinstance(node.func.value, ast.Name) and node.func.value.id in imported)
-          and not any(isinstance(arg, ast.Starred) for arg in node.args)
-          and all(keyword.arg is not None for keyword in node.keywords)):
-        attribute = node.func
-    position = node_position(node)
-    if attribute is None or attribute.end_lineno in (None, position[0]):
-        return position
-    end_col = attribute.end_col_offset
-    start = None if end_col is None else end_col - len(attribute.attr) + 1
-    return (attribute.end_lineno, start, None if end_col is None else end_col + 1)
-
-
-def node_position(node: ast.AST | None) -> tuple[int | None, int | None, int | None]:
-    """(line, col, end_col), 1-based; the checker made col_offset count characters."""
-    line = getattr(node, "lineno", None)
-    if line is None:
-        return (None, None, None)
-    col = node.col_offset + 1  # type: ignore[union-attr]
-    end_col = None
-    if getattr(node, "end_lineno", None) == line and node.end_col_offset is not None:  # type: ignore[union-attr]
-        end_col = node.end_col_offset + 1  # type: ignore[union-attr]
-    return (line, col, end_col)
-
-
-def _exception_name(exc: BaseException) -> str:
-    """Python's or the engine's name for an exception; a library's private class gets the
-    nearest builtin one (numpy's AxisError is a ValueError to the user)."""
-    kind = type(exc)
-    if kind.__module__ in ("builtins", "__main__") or kind.__module__.startswith("engine"):
-        return kind.__name__
-    for base in kind.__mro__:
-        if base.__module__ == "builtins":
-            return base.__name__
-    return "RuntimeError"
-
 
 def _range_length(values: range) -> int:
     try:

@@ -19,14 +19,11 @@ from typing import Any, Protocol, TextIO
 
 from autograd_cli.language.checker import check_program
 from autograd_cli.language.errors import ScriptError
-from autograd_cli.language.evaluator import (
-    Interpreter,
-    OutputSink,
-    WarningRecord,
-    node_position,
-    torch_namespaces,
-)
+from autograd_cli.language.evaluator import Interpreter
 from autograd_cli.language.limits import Limits, limit_error
+from autograd_cli.language.output import OutputSink, WarningRecord
+from autograd_cli.language.positions import node_position
+from autograd_cli.language.torch_modules import torch_namespaces
 
 __all__ = ["Interpreter", "Observer", "OutputSink", "RunResult", "WarningRecord",
            "run_observed", "run_program", "torch_namespaces"]

@@ -62,7 +62,8 @@ class Signature:
 class UserFunction:
     """A function of the program; calling it runs its body in the interpreter."""
 
-    __slots__ = ("name", "node", "signature", "enclosing", "caller", "local_names")
+    __slots__ = ("name", "node", "signature", "enclosing", "caller", "local_names",
+                 "owner_class", "is_generator")
 
     def __init__(self, name: str, node: ast.FunctionDef | ast.Lambda, signature: Signature,
                  enclosing: tuple[dict[str, Any], ...], caller: FunctionCaller,
@@ -73,6 +74,8 @@ class UserFunction:
         self.enclosing = enclosing
         self.caller = caller
         self.local_names = local_names
+        self.owner_class: type | None = None  # the class whose body defined it (super())
+        self.is_generator = False
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Called by host code (a hook in the engine, a `key=` of sorted)."""
@@ -220,9 +223,30 @@ def display_str(value: Any, max_len: int | None = None) -> str:
         return int_text(value)
     if kind is float or kind is bool or value is None:
         return str(value)
-    if is_engine_object(value):
+    if is_engine_object(value) or _is_program_object(value):
         return str(value)
+    if isinstance(value, BaseException):
+        return exception_text(value, max_len)
     return display_repr(value, max_len)
+
+
+def _is_program_object(value: Any) -> bool:
+    return any("_agraph_members" in klass.__dict__ for klass in type(value).__mro__)
+
+
+def exception_text(exception: BaseException, max_len: int | None = None) -> str:
+    """`str(e)` as Python shows it, its arguments shown with agraph's reprs."""
+    if any("__str__" in klass.__dict__ for klass in type(exception).__mro__
+           if "_agraph_members" in klass.__dict__):
+        return str(exception)
+    args = exception.args
+    if not args:
+        return ""
+    if len(args) == 1:
+        if type(exception) is KeyError:
+            return display_repr(args[0], max_len)
+        return display_str(args[0], max_len)
+    return display_repr(args, max_len)
 
 
 def display_repr(value: Any, max_len: int | None = None) -> str:
@@ -325,10 +349,15 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def _object_repr(value: Any) -> str:
-    if is_engine_object(value) or isinstance(value, _OWN_REPR):
+    if is_engine_object(value) or isinstance(value, _OWN_REPR) or _is_program_object(value):
         return repr(value)
+    if isinstance(value, BaseException):
+        args = ", ".join(display_repr(arg) for arg in value.args)
+        return f"{type(value).__name__}({args})"
     if isinstance(value, type):
         module = getattr(value, "__module__", "")
+        if module == "__main__":
+            return f"<class '__main__.{value.__qualname__}'>"
         prefix = "torch." if module.startswith("engine") else ""
         return f"<class '{prefix}{value.__name__}'>"
     if callable(value):

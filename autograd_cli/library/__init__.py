@@ -15,8 +15,8 @@ from typing import Any
 
 TORCH_MODULES = frozenset({
     "torch", "torch.nn", "torch.nn.functional", "torch.nn.utils", "torch.optim", "torch.autograd",
-    "torch.autograd.functional", "torch.optim.lr_scheduler", "torch.linalg", "torch.utils",
-    "torch.utils.data", "torch.autograd.graph",
+    "torch.autograd.functional", "torch.autograd.function", "torch.optim.lr_scheduler",
+    "torch.linalg", "torch.utils", "torch.utils.data", "torch.autograd.graph",
 })
 
 # Module name -> the module of this package whose `namespace(runtime, name)` builds it.

@@ -1,0 +1,230 @@
+"""Generator functions: `yield`, `yield from`, and the generator objects a call returns.
+
+No thread per generator: the body of a generator function runs as a *host* generator
+(`run_body`) that walks the statements the way `Interpreter.execute_block` does and hands each
+statement that holds no `yield` to it. The statements that hold one (`yield` as a statement or
+as the value of an assignment, inside `for`, `while`, `if`, `with`; the checker refuses the
+other places) have generator versions here, so a `yield` suspends the whole walk in Python's
+own frames and `next()` resumes it. `ProgramGenerator.send` switches the interpreter to the
+generator's scope while it runs and back when it yields: each resumption counts a step and a
+nested call (max_call_depth), and everything it runs counts as any statement does.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.limits import LimitExceeded
+
+if TYPE_CHECKING:
+    from autograd_cli.language.evaluator import Interpreter
+    from autograd_cli.language.scopes import Scope
+
+Steps = Generator[Any, Any, Any]
+
+
+def yields_in(body: list[ast.stmt]) -> frozenset[int]:
+    """Ids of the statements of a function body that hold a `yield` of this function."""
+    found: set[int] = set()
+    for statement in body:
+        stack: list[ast.AST] = [statement]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                found.add(id(statement))
+                break
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                 ast.ClassDef)):
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+        if isinstance(statement, (ast.For, ast.While, ast.If, ast.With)):
+            for part in (getattr(statement, "body", []), getattr(statement, "orelse", [])):
+                found |= yields_in(part)
+    return frozenset(found)
+
+
+def is_generator_function(node: ast.FunctionDef | ast.Lambda) -> bool:
+    if isinstance(node, ast.Lambda):
+        return False
+    return bool(yields_in(node.body))
+
+
+class ProgramGenerator:
+    """What calling a generator function returns: an iterator over what its body yields."""
+
+    PUBLIC_ATTRS = frozenset({"send", "close"})
+
+    def __init__(self, interpreter: Interpreter, name: str, body: list[ast.stmt],
+                 scope: Scope) -> None:
+        self.interpreter = interpreter
+        self.name = name
+        self.scope = scope
+        self.yielding = yields_in(body)
+        self.steps: Steps = run_body(interpreter, body, self.yielding)
+        self.running = False
+
+    def __iter__(self) -> ProgramGenerator:
+        return self
+
+    def __next__(self) -> Any:
+        return self.send(None)
+
+    def send(self, value: Any) -> Any:
+        if self.running:
+            raise ValueError("generator already executing")
+        interpreter = self.interpreter
+        if interpreter.depth >= interpreter.limits.max_call_depth:
+            raise interpreter.located(LimitExceeded(
+                "max_call_depth", f"more than {interpreter.limits.max_call_depth} nested calls "
+                "(infinite recursion?)"))
+        outer_scope, outer_node = interpreter.scope, interpreter.node
+        interpreter.scope = self.scope
+        interpreter.depth += 1
+        self.running = True
+        try:
+            interpreter.count_step()
+            return self.steps.send(value)
+        except StopIteration as stop:
+            value = stop.value
+            raise StopIteration(value.value if value is not None else None) from None
+        except (ScriptError, RecursionError):
+            raise
+        except Exception as exc:  # located here, in the generator, before the node goes back
+            raise interpreter.located(exc) from None
+        finally:
+            self.running = False
+            interpreter.depth -= 1
+            interpreter.scope = outer_scope
+            interpreter.node = outer_node
+
+    def close(self) -> None:
+        self.steps.close()
+
+    def __repr__(self) -> str:
+        from engine.addresses import address_of
+
+        return f"<generator object {self.name} at {address_of(self)}>"
+
+
+ProgramGenerator.__name__ = ProgramGenerator.__qualname__ = "generator"
+
+
+def run_body(interpreter: Interpreter, body: list[ast.stmt], yielding: frozenset[int]) -> Steps:
+    """The statements of `body`; returns the control-flow signal that ended it, if any."""
+    for statement in body:
+        if id(statement) not in yielding:
+            signal = interpreter.execute_block([statement])
+        else:
+            interpreter.node = statement
+            if interpreter.on_statement is not None:
+                interpreter.on_statement(statement)
+            interpreter.count_step()
+            handler = _HANDLERS[statement.__class__]
+            signal = yield from handler(interpreter, statement, yielding)
+        if signal is not None:
+            return signal
+    return None
+
+
+def _expression(interpreter: Interpreter, node: ast.Expr, yielding: frozenset[int]) -> Steps:
+    yield from _value(interpreter, node.value)
+    return None
+
+
+def _assign(interpreter: Interpreter, node: ast.Assign, yielding: frozenset[int]) -> Steps:
+    value = yield from _value(interpreter, node.value)
+    for target in node.targets:
+        interpreter.store(target, value)
+    return None
+
+
+def _value(interpreter: Interpreter, node: ast.expr) -> Steps:
+    """A `yield x` or `yield from xs` in a statement: what it evaluates to."""
+    if isinstance(node, ast.Yield):
+        value = None if node.value is None else interpreter.eval(node.value)
+        return (yield value)
+    assert isinstance(node, ast.YieldFrom)
+    iterable = interpreter.eval(node.value)
+    interpreter.node = node
+    if isinstance(iterable, ProgramGenerator):
+        while True:
+            try:
+                item = next(iterable)
+            except StopIteration as stop:
+                return stop.value
+            yield item
+    for item in interpreter.bounded(iterable):
+        yield item
+    return None
+
+
+def _for(interpreter: Interpreter, node: ast.For, yielding: frozenset[int]) -> Steps:
+    from autograd_cli.language.scopes import BREAK, CONTINUE
+
+    iterable = interpreter.eval(node.iter)
+    interpreter.node = node.iter
+    for item in interpreter.bounded(iterable):
+        interpreter.store(node.target, item)
+        signal = yield from run_body(interpreter, node.body, yielding)
+        if signal is BREAK:
+            return None
+        if signal is not None and signal is not CONTINUE:
+            return signal
+        interpreter.node = node.iter
+    return (yield from run_body(interpreter, node.orelse, yielding))
+
+
+def _while(interpreter: Interpreter, node: ast.While, yielding: frozenset[int]) -> Steps:
+    from autograd_cli.language.scopes import BREAK, CONTINUE
+
+    limit = interpreter.limits.max_loop_iterations
+    count = 0
+    while interpreter.eval(node.test):
+        count += 1
+        if count > limit:
+            interpreter.node = node
+            raise LimitExceeded("max_loop_iterations", f"the loop ran more than {limit} "
+                                "iterations")
+        signal = yield from run_body(interpreter, node.body, yielding)
+        if signal is BREAK:
+            return None
+        if signal is not None and signal is not CONTINUE:
+            return signal
+    return (yield from run_body(interpreter, node.orelse, yielding))
+
+
+def _if(interpreter: Interpreter, node: ast.If, yielding: frozenset[int]) -> Steps:
+    test = interpreter.eval(node.test)
+    interpreter.node = node.test
+    return (yield from run_body(interpreter, node.body if test else node.orelse, yielding))
+
+
+def _with(interpreter: Interpreter, node: ast.With, yielding: frozenset[int]) -> Steps:
+    managers = []
+    try:
+        for item in node.items:
+            manager = interpreter.eval(item.context_expr)
+            interpreter.node = item.context_expr
+            entered = interpreter.enter_context(manager)
+            managers.append(manager)
+            if item.optional_vars is not None:
+                interpreter.store(item.optional_vars, entered)
+        signal = yield from run_body(interpreter, node.body, yielding)
+    except ScriptError as error:
+        while managers:
+            if interpreter.exit_context(managers.pop(), error):
+                return None
+        raise
+    while managers:
+        interpreter.exit_context(managers.pop(), None)
+    return signal
+
+
+_HANDLERS: dict[type[ast.AST], Any] = {
+    ast.Expr: _expression, ast.Assign: _assign, ast.For: _for, ast.While: _while, ast.If: _if,
+    ast.With: _with,
+}
+YIELDING_STATEMENTS = frozenset(_HANDLERS)

@@ -1,0 +1,65 @@
+"""Where a run's printed text and warnings go: `OutputSink` (capped in bytes) and
+`WarningRecord` (a warning at the program's line)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TextIO
+
+from autograd_cli.language.limits import LimitExceeded
+
+
+@dataclass(frozen=True)
+class WarningRecord:
+    """A warning the engine raised while the program ran, at the program's line."""
+
+    category: str
+    message: str
+    line: int | None
+
+    def format(self, filename: str, source_text: str | None = None) -> str:
+        """Python's rendering: `FILE:LINE: Category: message` and the source line."""
+        text = f"{filename}:{self.line}: {self.category}: {self.message}\n"
+        if source_text is not None and self.line is not None:
+            lines = source_text.split("\n", self.line)
+            if self.line <= len(lines):
+                text += f"  {lines[self.line - 1].strip()[:200]}\n"
+        return text
+
+
+class OutputSink:
+    """Where `print` writes: kept for `--json`, echoed live if asked, capped in bytes."""
+
+    def __init__(self, max_bytes: int, echo: TextIO | None = None) -> None:
+        self.max_bytes = max_bytes
+        self.echo = echo
+        self.parts: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        if text.isascii():
+            size = len(text)
+        else:
+            try:
+                size = len(text.encode("utf-8"))
+            except UnicodeEncodeError:  # lone surrogates cannot be written to a UTF-8 stream
+                text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+                size = len(text.encode("utf-8"))
+        self.check_room(size)
+        self.size += size
+        self.parts.append(text)
+        if self.echo is not None:
+            try:
+                self.echo.write(text)
+            except BrokenPipeError:  # `agraph run x | head -1`: the reader has what it wanted
+                self.echo = None
+
+    def check_room(self, size: int) -> None:
+        """Refuse to write `size` more bytes past the cap (a text of `size` characters has at
+        least as many bytes: checked before it is joined)."""
+        if self.size + size > self.max_bytes:
+            raise LimitExceeded("max_output_bytes",
+                                f"the program printed more than {self.max_bytes} bytes")
+
+    def text(self) -> str:
+        return "".join(self.parts)

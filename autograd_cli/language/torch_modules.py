@@ -1,0 +1,80 @@
+"""`torch` and its submodules as a program imports them (read-only namespaces built once from
+engine/api.py), and setting the engine up for a run (PyTorch's defaults, the run's limits)."""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from types import ModuleType
+
+from autograd_cli.language.limits import Limits
+from autograd_cli.language.objects import Namespace
+
+
+@lru_cache(maxsize=1)
+def torch_namespaces() -> dict[str, Namespace]:
+    """`torch` and its importable submodules, from engine/api.py (built once, read-only)."""
+    from engine import api
+
+    functional = Namespace("torch.nn.functional", api.FUNCTIONAL)
+    utils = Namespace("torch.nn.utils", getattr(api, "NN_UTILS", {}))
+    nn = Namespace("torch.nn", {**api.NN, "functional": functional, "utils": utils})
+    optim = Namespace("torch.optim", api.OPTIM)
+    autograd_functional = Namespace("torch.autograd.functional", api.AUTOGRAD_FUNCTIONAL)
+    function = Namespace("torch.autograd.function", getattr(api, "AUTOGRAD_FUNCTION", {}))
+    autograd_graph = Namespace("torch.autograd.graph", getattr(api, "AUTOGRAD_GRAPH", {}))
+    autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional,
+                                            "function": function, "graph": autograd_graph})
+    data = Namespace("torch.utils.data", getattr(api, "DATA", {}))
+    torch_utils = Namespace("torch.utils", {"data": data})
+    torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
+                                "utils": torch_utils})
+    return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
+            "torch.nn.utils": utils,
+            "torch.optim": optim, "torch.autograd": autograd,
+            "torch.autograd.functional": autograd_functional,
+            "torch.autograd.function": function,
+            "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",
+                                                  getattr(api, "LR_SCHEDULER", {})),
+            "torch.linalg": Namespace("torch.linalg", getattr(api, "LINALG", {})),
+            "torch.utils": torch_utils, "torch.utils.data": data,
+            "torch.autograd.graph": autograd_graph}
+
+
+def torch_class(kind: type) -> bool:
+    """Whether a torch namespace holds this class itself (torch.Tensor, nn.Linear, ...)."""
+    return any(member is kind for namespace in torch_namespaces().values()
+               for member in namespace.members.values())
+
+
+def engine_module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"engine.{name}")
+    except ImportError:
+        return None
+
+
+def configure_engine(limits: Limits) -> None:
+    """Start from PyTorch's defaults (one process may run many programs: tests, a docs build)
+    and hand the engine's limits to engine/budget.py."""
+    torch = torch_namespaces()["torch"].members
+    if "set_grad_enabled" in torch:
+        torch["set_grad_enabled"](True)
+    if "set_printoptions" in torch:
+        torch["set_printoptions"](profile="default")
+    configure_budget(limits)
+
+
+def configure_budget(limits: Limits) -> None:
+    """Hand the engine's limits to engine/budget.py (the keys it knows): tensors and the
+    arrays of library modules (numpy) are counted against them."""
+    budget = engine_module("budget")
+    if budget is None:
+        return
+    values = {"max_elements": limits.max_tensor_elements,
+              "max_bytes": limits.max_total_tensor_bytes,
+              "max_total_bytes": limits.max_total_tensor_bytes,
+              "max_graph_nodes": limits.max_graph_nodes}
+    for key, value in values.items():
+        if key in budget.limits:
+            budget.limits[key] = value

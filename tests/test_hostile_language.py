@@ -1,0 +1,372 @@
+"""Hostile programs against the language's newer constructs: classes, super(), decorators,
+exceptions, generators, `with` over program objects.
+
+Each one must end with exit 1 and one located error (`t.expr:LINE:COL: Type: message`), never
+a Python traceback, never a host object in what it printed; a limit hit is never caught by the
+program (no `except`, `finally` or `__exit__` of the program runs for it).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import Any
+
+import pytest
+
+from autograd_cli.language.interpreter import run_program
+from autograd_cli.language.limits import Limits
+
+# (name, program, line of the error, its type, limits)
+HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
+    # special methods a class may not define (refused at the class, before anything runs)
+    ("__del__ runs at teardown", """
+        print("ran")
+        class Evil:
+            def __del__(self):
+                print("deleted")
+        e = Evil()
+    """, 2, "TypeError", {}),
+    ("__getattribute__", """
+        class Evil:
+            def __getattribute__(self, name):
+                return 1
+    """, 1, "TypeError", {}),
+    ("__getattr__", "class Evil:\n    def __getattr__(self, name):\n        return 1",
+     1, "TypeError", {}),
+    ("__init_subclass__", "class Evil:\n    def __init_subclass__(cls):\n        pass",
+     1, "TypeError", {}),
+    ("__set_name__", "class Evil:\n    def __set_name__(self, owner, name):\n        pass",
+     1, "TypeError", {}),
+    ("__reduce__", "class Evil:\n    def __reduce__(self):\n        return 1", 1, "TypeError", {}),
+    ("__class_getitem__", "class Evil:\n    def __class_getitem__(cls, item):\n        pass",
+     1, "TypeError", {}),
+    ("__setattr__", "class Evil:\n    def __setattr__(self, name, value):\n        pass",
+     1, "TypeError", {}),
+    ("metaclass", "x = 1\nclass Evil(metaclass=print):\n    pass", 2, "SyntaxError", {}),
+    ("__slots__ in a class body", "class Evil:\n    __slots__ = ()", 2, "NameError", {}),
+    ("dunder assigned to a class", "class A:\n    pass\nA.__del__ = print", 3,
+     "AttributeError", {}),
+    # reading what leads to the host
+    ("__class__ alone", "class A:\n    pass\nc = A().__class__", 3, "AttributeError", {}),
+    ("__class__.__bases__", "class A:\n    pass\nb = A().__class__.__bases__", 3,
+     "AttributeError", {}),
+    ("__dict__ of an object", "class A:\n    pass\nd = A().__dict__", 3, "AttributeError", {}),
+    ("__subclasses__ through object", "s = object.__subclasses__()", 1, "AttributeError", {}),
+    ("mro of a class", "class A:\n    pass\nm = A.mro()", 3, "AttributeError", {}),
+    ("a bound method's function", """
+        class A:
+            def f(self):
+                return 1
+        m = A().f
+        g = m.function
+    """, 5, "AttributeError", {}),
+    ("a bound method's __func__", "class A:\n    def f(self):\n        return 1\n"
+     "g = A().f.__func__", 4, "AttributeError", {}),
+    ("a method's __globals__", "class A:\n    def f(self):\n        return 1\n"
+     "g = A.f.__globals__", 4, "AttributeError", {}),
+    ("a function's __closure__", "def f():\n    x = 1\n    def g():\n        return x\n"
+     "    return g\nc = f().__closure__", 6, "AttributeError", {}),
+    ("a generator's gi_frame", "def g():\n    yield 1\nf = g().gi_frame", 3,
+     "AttributeError", {}),
+    ("a generator's interpreter", "def g():\n    yield 1\nf = g().interpreter", 3,
+     "AttributeError", {}),
+    ("a generator expression's gi_code", "g = (i for i in [1])\nc = g.gi_code", 2,
+     "AttributeError", {}),
+    ("an exception's __traceback__", """
+        try:
+            1 / 0
+        except ZeroDivisionError as e:
+            t = e.__traceback__
+    """, 4, "AttributeError", {}),
+    ("an exception's __context__", """
+        try:
+            1 / 0
+        except ZeroDivisionError as e:
+            t = e.__context__
+    """, 4, "AttributeError", {}),
+    ("an exception's with_traceback", """
+        try:
+            1 / 0
+        except ZeroDivisionError as e:
+            t = e.with_traceback
+    """, 4, "AttributeError", {}),
+    ("super()'s object", """
+        class A:
+            def f(self):
+                return super().instance
+        A().f()
+    """, 3, "AttributeError", {}),
+    ("super() of a host type", "s = super(int, 5).__class__", 1, "AttributeError", {}),
+    ("a staticmethod's function", "def f():\n    return 1\ns = staticmethod(f).function", 3,
+     "AttributeError", {}),
+    ("a property's getter function", "def f(self):\n    return 1\n"
+     "p = property(f).getter_function", 3, "AttributeError", {}),
+    ("a no_grad decorator's manager", """
+        import torch
+        @torch.no_grad()
+        def f(x):
+            return x
+        m = f.manager
+    """, 5, "AttributeError", {}),
+    ("a module's private table", """
+        import torch
+        class M(torch.nn.Module):
+            def f(self):
+                return self._parameters
+        M().f()
+    """, 4, "AttributeError", {}),
+    ("a custom Function's ctx internals", """
+        import torch
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return ctx.function_class
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        F.apply(torch.ones(1, requires_grad=True))
+    """, 5, "AttributeError", {}),
+    # getattr / setattr / hasattr: a computed name gets the same checks as a written one
+    ("getattr of a dunder built at run time", """
+        import torch
+        x = torch.tensor(1.0)
+        u = "_" * 2
+        cls = getattr(x, u + "class" + u)
+    """, 4, "AttributeError", {}),
+    ("getattr of a generator's frame", "def g():\n    yield 1\nf = getattr(g(), 'gi_frame')",
+     3, "AttributeError", {}),
+    ("getattr of a module's private table", """
+        import torch
+        m = torch.nn.Linear(1, 1)
+        p = getattr(m, "_parameters")
+    """, 3, "AttributeError", {}),
+    ("setattr on the torch namespace", "import torch\nsetattr(torch, 'tensor', print)", 2,
+     "AttributeError", {}),
+    ("setattr of a dunder on a tensor", "import torch\nx = torch.ones(1)\n"
+     "setattr(x, '__class__', int)", 3, "AttributeError", {}),
+    ("setattr of a module's private table", """
+        import torch
+        m = torch.nn.Linear(1, 1)
+        setattr(m, "_parameters", {})
+    """, 3, "AttributeError", {}),
+    ("getattr with a name that is not a string", "x = getattr(1, 5)", 1, "TypeError", {}),
+    # bases a class may not have
+    ("a subclass of Tensor", "import torch\nclass T(torch.Tensor):\n    pass", 2, "TypeError", {}),
+    ("a subclass of dict", "class D(dict):\n    pass", 1, "TypeError", {}),
+    ("a subclass of a builtin function", "class P(print):\n    pass", 1, "TypeError", {}),
+    ("a KeyboardInterrupt subclass", "class K(KeyboardInterrupt):\n    pass", 1, "NameError",
+     {}),
+    # raising what is not an exception, catching what is not a class
+    ("raise a number", "raise 5", 1, "TypeError", {}),
+    ("except a number", "try:\n    1 / 0\nexcept 5:\n    pass", 3, "TypeError", {}),
+    ("nonlocal without a binding", "def f():\n    def g():\n        nonlocal q\n    g()\nf()",
+     3, "SyntaxError", {}),
+    # limits through program code that host code calls
+    ("__repr__ that recurses", """
+        class A:
+            def __repr__(self):
+                return repr(self)
+        print(A())
+    """, 3, "LimitError", {"max_call_depth": 50}),
+    ("__str__ of an exception that recurses", """
+        class E(Exception):
+            def __str__(self):
+                return str(self)
+        raise E()
+    """, 3, "LimitError", {"max_call_depth": 50}),
+    ("__eq__ that runs forever in a dict lookup", """
+        class K:
+            def __hash__(self):
+                return 1
+            def __eq__(self, other):
+                while True:
+                    pass
+        d = {K(): 1}
+        d[K()]
+    """, 5, "LimitError", {"max_loop_iterations": 1000}),
+    ("__len__ that is negative", """
+        class A:
+            def __len__(self):
+                return -1
+        n = len(A())
+    """, 4, "ValueError", {}),
+    ("an iterator without end in list()", """
+        class Forever:
+            def __iter__(self):
+                return self
+            def __next__(self):
+                return 1
+        items = list(Forever())
+    """, 6, "LimitError", {"max_loop_iterations": 1000}),
+    ("an infinite generator in list()", """
+        def forever():
+            while True:
+                yield 1
+        items = list(forever())
+    """, 2, "LimitError", {"max_loop_iterations": 1000}),
+    ("an infinite generator in sorted()", """
+        def forever():
+            n = 0
+            while True:
+                n += 1
+                yield n
+        items = sorted(forever())
+    """, 3, "LimitError", {"max_loop_iterations": 1000}),
+    ("a generator that recurses", """
+        def deeper(n):
+            yield from deeper(n + 1)
+        next(deeper(0))
+    """, 2, "LimitError", {"max_call_depth": 60}),
+    ("a generator resumed from inside itself", """
+        def g():
+            yield next(it)
+        it = g()
+        next(it)
+    """, 2, "ValueError", {}),
+    ("an exception in __exit__", """
+        class M:
+            def __enter__(self):
+                return self
+            def __exit__(self, kind, value, traceback):
+                raise RuntimeError("exit failed")
+        with M():
+            pass
+    """, 5, "RuntimeError", {}),
+    ("a decorator that recurses", """
+        def deco(f):
+            def wrapper(*args):
+                return wrapper(*args)
+            return wrapper
+        @deco
+        def f():
+            return 1
+        f()
+    """, 3, "LimitError", {"max_call_depth": 50}),
+    ("a forward that recurses through __call__", """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return self(x)
+        M()(torch.ones(1))
+    """, 4, "LimitError", {"max_call_depth": 50}),
+]
+
+# limits the program must not be able to catch: (name, program, what must not be printed)
+UNCATCHABLE: list[tuple[str, str, dict[str, Any]]] = [
+    ("except Exception", """
+        try:
+            while True:
+                pass
+        except Exception:
+            print("caught")
+    """, {"max_loop_iterations": 100}),
+    ("a bare except", """
+        try:
+            while True:
+                pass
+        except:
+            print("caught")
+    """, {"max_loop_iterations": 100}),
+    ("finally", """
+        try:
+            while True:
+                pass
+        finally:
+            print("caught")
+    """, {"max_loop_iterations": 100}),
+    ("__exit__ that swallows", """
+        class Swallow:
+            def __enter__(self):
+                return self
+            def __exit__(self, kind, value, traceback):
+                print("caught")
+                return True
+        with Swallow():
+            while True:
+                pass
+    """, {"max_loop_iterations": 100}),
+    ("a steps limit in a method", """
+        class A:
+            def spin(self):
+                while True:
+                    pass
+        try:
+            A().spin()
+        except BaseException:
+            print("caught")
+    """, {"max_steps": 2000}),
+]
+
+
+def cli_output(source: str, **limits: Any) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) as `agraph run t.expr` gives them."""
+    text = textwrap.dedent(source).strip("\n")
+    result = run_program(text, Limits(**limits))
+    stderr = "" if result.error is None else result.error.format("t.expr", text)
+    return (0 if result.error is None else 1), result.stdout, stderr
+
+
+@pytest.mark.parametrize("source, line, type_name, limits", [case[1:] for case in HOSTILE],
+                         ids=[case[0] for case in HOSTILE])
+def test_hostile_program_is_refused_at_its_line(source: str, line: int, type_name: str,
+                                                limits: dict[str, Any]) -> None:
+    code, stdout, stderr = cli_output(source, **limits)
+    assert code == 1, stdout
+    match = re.match(r"t\.expr:(\d+):(\d+): (\w+): ", stderr)
+    assert match, stderr
+    assert (int(match.group(1)), match.group(3)) == (line, type_name), stderr
+    assert "Traceback" not in stderr and len(stderr.splitlines()) <= 20
+    for marker in ("<function ", "<module ", " at 0x7f", "<code object", "<frame"):
+        assert marker not in stdout
+
+
+def test_there_are_enough_hostile_programs() -> None:
+    assert len(HOSTILE) + len(UNCATCHABLE) >= 30
+
+
+@pytest.mark.parametrize("source, limits", [case[1:] for case in UNCATCHABLE],
+                         ids=[case[0] for case in UNCATCHABLE])
+def test_a_limit_is_never_caught_by_the_program(source: str, limits: dict[str, Any]) -> None:
+    code, stdout, stderr = cli_output(source, **limits)
+    assert code == 1
+    assert "LimitError" in stderr and re.match(r"t\.expr:\d+:\d+: LimitError", stderr), stderr
+    assert "caught" not in stdout
+
+
+def test_hasattr_sees_only_what_a_program_may_read() -> None:
+    code, stdout, stderr = cli_output("""
+        import torch
+        class A:
+            def __init__(self):
+                self._n = 1
+        a = A()
+        x = torch.ones(1)
+        print(hasattr(x, "__class__"), hasattr(x, "grad"), hasattr(a, "_n"), hasattr(a, "m"))
+        print(getattr(a, "m", "default"), getattr(x, "shape"))
+        setattr(a, "m", 2)
+        print(a.m)
+    """)
+    assert (code, stderr) == (0, "")
+    assert stdout == "False True True False\ndefault torch.Size([1])\n2\n"
+
+
+def test_the_program_catches_its_own_errors_and_the_engine_s() -> None:
+    code, stdout, stderr = cli_output("""
+        import torch
+        x = torch.ones(2, requires_grad=True)
+        y = (x * x).sum()
+        y.backward()
+        try:
+            y.backward()
+        except RuntimeError as e:
+            print(str(e).startswith("Trying to backward through the graph a second time"))
+        class Mine(ValueError):
+            pass
+        try:
+            raise Mine("no")
+        except ValueError as e:
+            print(repr(e), e.args)
+    """)
+    assert (code, stderr) == (0, "")
+    assert stdout == "True\nMine('no') ('no',)\n"

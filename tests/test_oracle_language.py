@@ -1,0 +1,46 @@
+"""Programs that use the language (classes, custom autograd Functions, decorators, exceptions,
+generators), pasted from public tutorials and docs, checked against real PyTorch 2.13.
+
+tests/oracle_language/NAME.json is what ../shared/oracle/torch_oracle.py recorded when real
+PyTorch ran NAME.expr; line 1 of each program is its URL, line 2 lists any adaptation. A
+program that draws random numbers without a seed was recorded with PyTorch's default generator
+seeded as a fresh `torch.Generator()` is (67280421310721, engine/generator.py), which is where
+agraph's generator starts. Programs that fail for reasons outside the language (WAITING) are
+expected to fail, and a pass makes the test fail so the mark comes off.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT, assert_matches_pytorch
+
+CASES_DIR = ROOT / "tests" / "oracle_language"
+CASES = sorted(p.stem for p in CASES_DIR.glob("*.expr"))
+
+SUM_ORDER = ("loss.item() of a 2000-element float32 sum differs from PyTorch's in the last "
+             "digits (the engine's reduction order)")
+SPEED = "its 500 steps of 64x1000x100 products take longer than the 10 s default (issue 18)"
+WAITING = {
+    "lang_tutorial_polynomial_custom_function": SUM_ORDER,
+    "lang_tutorial_polynomial_module": SUM_ORDER,
+    "lang_tutorial_two_layer_net_custom_function": SPEED,
+}
+
+
+def test_every_case_has_its_pytorch_result_and_its_source() -> None:
+    assert len(CASES) >= 25
+    for name in CASES:
+        assert (CASES_DIR / f"{name}.json").exists(), f"{name}: no PyTorch result"
+        first = (CASES_DIR / f"{name}.expr").read_text(encoding="utf-8").split("\n", 1)[0]
+        assert first.startswith("# https://"), f"{name}: line 1 is not its URL"
+    assert set(WAITING) <= set(CASES)
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=WAITING[name]))
+    if name in WAITING else name for name in CASES])
+def test_case_matches_pytorch(name: str, cli: Any) -> None:
+    assert_matches_pytorch(cli, CASES_DIR / f"{name}.expr", CASES_DIR / f"{name}.json")
