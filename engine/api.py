@@ -1,51 +1,38 @@
 """What a program can reach: the torch namespace and its submodules, as plain dicts.
 
 The language (autograd_cli) binds `torch`, `torch.nn`, ... to read-only namespaces built from
-these; nothing outside them is reachable.
+these; nothing outside them is reachable. `TORCH` and `AUTOGRAD` are built when this module is
+imported; the submodules (`NN`, `FUNCTIONAL`, `NN_UTILS`, `OPTIM`, `LR_SCHEDULER`, `LINALG`,
+`AUTOGRAD_FUNCTIONAL`) on first use, so a program that never reads torch.nn or torch.optim does
+not load engine/nn/ or engine/optim.py (`members(NAME)`: a mapping that builds NAME then).
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
 from engine import (
-    autograd_functional,
-    autograd_graph,
     creation,
     custom_function,
-    data,
     device,
     dtypes,
     functional,
-    functional_more,
     generator,
     grad_mode,
-    lr_scheduler,
-    nn,
-    nn_extra,
-    nn_utils,
     numpy_bridge,
-    optim,
     printing,
     random,
+    registry,
 )
-from engine.tensor import Size, Tensor, numpy_names
-
-_TORCH_FUNCTIONS = """
-    add sub mul div true_divide multiply divide rsub pow neg negative abs exp log sqrt rsqrt sin
-    cos tanh sigmoid relu sign clamp clip clamp_min clamp_max square reciprocal matmul mm mv dot
-    addmm bmm sum mean prod max min maximum minimum argmax argmin softmax log_softmax norm cat stack
-    reshape squeeze unsqueeze t transpose permute flatten select split chunk unbind clone
-    eq ne lt le gt ge logical_and logical_or logical_not isnan isinf equal allclose where
-    floor_divide remainder any all isclose
-    var std logsumexp cumsum amax amin gather index_select masked_fill sort argsort topk log1p
-    expm1 floor ceil trunc round flip
-""".split() + functional_more.FUNCTIONS
+from engine.functional import linalg
+from engine.size import Size
+from engine.tensor import Tensor, numpy_names
 
 OUT_WITH_GRAD = ("{name}(): functions with out=... arguments don't support automatic "
                  "differentiation, but one of the arguments requires grad.")
@@ -86,8 +73,8 @@ def _accepting_out(name: str, function: Callable[..., Any]) -> Callable[..., Any
     return call
 
 
-TORCH: dict[str, Any] = {name: _accepting_out(name, getattr(functional, name))
-                         for name in _TORCH_FUNCTIONS}
+TORCH: dict[str, Any] = {name: _accepting_out(name, function)
+                         for name, function in registry.TORCH.items()}
 TORCH.update(dtypes.TORCH_NAMES)
 TORCH.update({
     "Tensor": Tensor,
@@ -147,7 +134,7 @@ TORCH.update({
     "accelerator": device.submodule("torch.accelerator", device.ACCELERATOR),
     "backends": device.submodule("torch.backends", {
         "mps": device.submodule("torch.backends.mps", device.MPS)}),
-    "linalg": functional_more.linalg,
+    "linalg": linalg.linalg,
 })
 
 AUTOGRAD: dict[str, Any] = {
@@ -161,23 +148,110 @@ AUTOGRAD: dict[str, Any] = {
 }
 
 AUTOGRAD.update(custom_function.AUTOGRAD_FUNCTION)  # Function, gradcheck, gradgradcheck
-AUTOGRAD_FUNCTION: dict[str, Any] = dict(custom_function.FUNCTION_MODULE)  # torch.autograd.function
-AUTOGRAD_FUNCTIONAL: dict[str, Any] = dict(autograd_functional.FUNCTIONS)
-AUTOGRAD_GRAPH: dict[str, Any] = dict(autograd_graph.GRAPH)  # engine/autograd_graph.py
 
-NN_UTILS: dict[str, Any] = dict(nn_utils.NN_UTILS)
 
-NN: dict[str, Any] = dict(nn.NN)
-FUNCTIONAL: dict[str, Any] = dict(nn.FUNCTIONAL)
-NN.update(nn_extra.NN)  # activations, dropout (engine/nn_extra.py)
-FUNCTIONAL.update(nn_extra.FUNCTIONAL)
-TORCH["cosine_similarity"] = nn_extra.cosine_similarity
-OPTIM: dict[str, Any] = dict(optim.OPTIM)
-OPTIM["lr_scheduler"] = lr_scheduler.lr_scheduler  # engine/lr_scheduler.py
-LR_SCHEDULER: dict[str, Any] = dict(lr_scheduler.SCHEDULERS)  # importable submodules
-DATA: dict[str, Any] = dict(data.DATA)  # torch.utils.data (engine/data.py)
-LINALG: dict[str, Any] = {name: getattr(functional_more.linalg, name)
-                          for name in sorted(functional_more.LinalgNamespace.PUBLIC_ATTRS)}
+def _nn() -> dict[str, Any]:
+    from engine import nn
+
+    return dict(nn.NN)
+
+
+def _functional() -> dict[str, Any]:
+    from engine import nn
+
+    return dict(nn.FUNCTIONAL)
+
+
+def _nn_utils() -> dict[str, Any]:
+    from engine.nn import utils
+
+    return dict(utils.NN_UTILS)
+
+
+def _optim() -> dict[str, Any]:
+    from engine import lr_scheduler, optim
+
+    return {**optim.OPTIM, "lr_scheduler": lr_scheduler.lr_scheduler}
+
+
+def _lr_scheduler() -> dict[str, Any]:
+    from engine import lr_scheduler
+
+    return dict(lr_scheduler.SCHEDULERS)
+
+
+def _data() -> dict[str, Any]:
+    from engine import data
+
+    return dict(data.DATA)  # torch.utils.data (engine/data.py)
+
+
+def _linalg() -> dict[str, Any]:
+    return {name: getattr(linalg.linalg, name)
+            for name in sorted(linalg.LinalgNamespace.PUBLIC_ATTRS)}
+
+
+def _autograd_function() -> dict[str, Any]:
+    return dict(custom_function.FUNCTION_MODULE)  # torch.autograd.function
+
+
+def _autograd_graph() -> dict[str, Any]:
+    from engine import autograd_graph
+
+    return dict(autograd_graph.GRAPH)  # engine/autograd_graph.py
+
+
+def _autograd_functional() -> dict[str, Any]:
+    from engine import autograd_functional
+
+    return dict(autograd_functional.FUNCTIONS)
+
+
+_SUBMODULES: dict[str, Callable[[], dict[str, Any]]] = {
+    "NN": _nn, "FUNCTIONAL": _functional, "NN_UTILS": _nn_utils, "OPTIM": _optim,
+    "LR_SCHEDULER": _lr_scheduler, "LINALG": _linalg, "AUTOGRAD_FUNCTIONAL": _autograd_functional,
+    "DATA": _data, "AUTOGRAD_FUNCTION": _autograd_function, "AUTOGRAD_GRAPH": _autograd_graph,
+}
+
+
+def __getattr__(name: str) -> dict[str, Any]:
+    """`api.NN` and the other submodules: built on first use, then kept as module globals."""
+    make = _SUBMODULES.get(name)
+    if make is None:
+        raise AttributeError(f"module 'engine.api' has no attribute '{name}'")
+    members = globals()[name] = make()
+    return members
+
+
+class LazyMembers(Mapping[str, Any]):
+    """A submodule's members as a read-only mapping that builds them when first read."""
+
+    def __init__(self, make: Callable[[], Mapping[str, Any]]) -> None:
+        self._make: Callable[[], Mapping[str, Any]] | None = make
+        self._members: Mapping[str, Any] = {}
+
+    def _loaded(self) -> Mapping[str, Any]:
+        if self._make is not None:
+            self._members, self._make = self._make(), None
+        return self._members
+
+    def __getitem__(self, name: str) -> Any:
+        return self._loaded()[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._loaded()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+
+def members(name: str, **extra: Any) -> LazyMembers:
+    """The members of submodule NAME (`"NN"`, ...) and `extra`, built when a program first
+    reads one of them."""
+    return LazyMembers(lambda: {**getattr(sys.modules[__name__], name), **extra})
 
 
 def reset_state() -> None:

@@ -24,7 +24,8 @@ from engine import budget, grad_mode, recording
 from engine.addresses import address_of
 
 if TYPE_CHECKING:
-    from engine.tensor import Tensor, prepare_operands
+    from engine.operands import prepare_operands
+    from engine.tensor import Tensor
 
 
 def bind_tensor_type(tensor_type: Any, prepare: Any) -> None:
@@ -58,6 +59,19 @@ INPLACE_HINT = (
 
 Edge = tuple["Node | None", int]
 NO_EDGE: Edge = (None, 0)
+
+
+class RemovableHandle:
+    """What register_hook returns: `handle.remove()` takes the hook away again."""
+
+    PUBLIC_ATTRS = frozenset({"remove"})
+
+    def __init__(self, hooks: list[Any], hook: Any) -> None:
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self) -> None:
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
 
 
 class Node:
@@ -95,8 +109,6 @@ class Node:
 
     def register_hook(self, hook: Callable[..., Any]) -> Any:
         """hook(grad_inputs, grad_outputs) after this node ran; may return new grad_inputs."""
-        from engine.tensor import RemovableHandle
-
         if self.post_hooks is None:
             self.post_hooks = []
         self.post_hooks.append(hook)
@@ -104,8 +116,6 @@ class Node:
 
     def register_prehook(self, hook: Callable[..., Any]) -> Any:
         """hook(grad_outputs) before this node runs; may return new grad_outputs."""
-        from engine.tensor import RemovableHandle
-
         if self.node_pre_hooks is None:
             self.node_pre_hooks = []
         self.node_pre_hooks.append(hook)

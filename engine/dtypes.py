@@ -117,3 +117,8 @@ def result_type(operands: list[tuple[DType, int]], scalars: list[object]) -> DTy
             result = float32 if scalar_type.category == 2 else scalar_type
     assert result is not None
     return result
+
+
+def scalar_name(dtype: DType) -> str:
+    """PyTorch's name of the scalar type ('Float', 'Long'), as its messages spell it."""
+    return dtype.legacy_name.removesuffix("Tensor")

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from engine import budget, grad_mode
-from engine.nn import typename, zero_grads
+from engine.nn.module import typename, zero_grads
+from engine.ops.numerics import fmadd
 from engine.tensor import Tensor
 
 
@@ -29,22 +30,13 @@ def _scalar(value: float, dtype: np.dtype) -> np.ndarray:
     return np.asarray(value, dtype=dtype)
 
 
-def _fused(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
-    """x * y + z rounded once (torch's vectorized fmadd); exact for float32 through float64."""
-    dtype = np.result_type(x, y, z)
-    if dtype.itemsize < 8:
-        wide = np.float64
-        return (x.astype(wide) * y.astype(wide) + z.astype(wide)).astype(dtype)
-    return np.asarray(x * y + z, dtype=dtype)
-
-
 def _lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
     """torch's `start.lerp_(end, weight)`: from whichever end is nearer, fused."""
     w = _scalar(weight, start.dtype)
     diff = end - start
     if abs(float(w)) < 0.5:
-        return _fused(w, diff, start)
-    return _fused(w - _scalar(1, start.dtype), diff, end)
+        return fmadd(w, diff, start)
+    return fmadd(w - _scalar(1, start.dtype), diff, end)
 
 
 def _new_state(param: Tensor, names: list[str], fill: Any = 0) -> dict[str, Tensor]:
@@ -236,7 +228,7 @@ class SGD(Optimizer):
         if group["maximize"]:
             grad = -grad
         if group["weight_decay"] != 0:
-            grad = _fused(param.array, _scalar(group["weight_decay"], dtype), grad)
+            grad = fmadd(param.array, _scalar(group["weight_decay"], dtype), grad)
         momentum = group["momentum"]
         if momentum != 0:
             state = self.state[param]
@@ -246,13 +238,13 @@ class SGD(Optimizer):
                 buffer = state["momentum_buffer"] = Tensor._wrap(np.array(grad, copy=True))
             else:
                 _write(buffer, buffer.array * _scalar(momentum, dtype))
-                _write(buffer, _fused(grad, _scalar(1 - group["dampening"], dtype),
+                _write(buffer, fmadd(grad, _scalar(1 - group["dampening"], dtype),
                                       buffer.array))
             if group["nesterov"]:
-                grad = _fused(buffer.array, _scalar(momentum, dtype), grad)
+                grad = fmadd(buffer.array, _scalar(momentum, dtype), grad)
             else:
                 grad = buffer.array
-        _write(param, _fused(grad, _scalar(-group["lr"], dtype), param.array))
+        _write(param, fmadd(grad, _scalar(-group["lr"], dtype), param.array))
 
 
 class Adam(Optimizer):
@@ -293,12 +285,12 @@ class Adam(Optimizer):
             if group["decoupled_weight_decay"]:
                 _write(param, param.array * _scalar(1 - lr * weight_decay, dtype))
             else:
-                grad = _fused(param.array, _scalar(weight_decay, dtype), grad)
+                grad = fmadd(param.array, _scalar(weight_decay, dtype), grad)
         exp_avg: Tensor = state["exp_avg"]
         exp_avg_sq: Tensor = state["exp_avg_sq"]
         _write(exp_avg, _lerp(exp_avg.array, grad, 1 - beta1))
         _write(exp_avg_sq, exp_avg_sq.array * _scalar(beta2, dtype))
-        _write(exp_avg_sq, _fused(_scalar(1 - beta2, dtype) * grad, grad, exp_avg_sq.array))
+        _write(exp_avg_sq, fmadd(_scalar(1 - beta2, dtype) * grad, grad, exp_avg_sq.array))
 
         step = float(step_count.item())
         bias_correction1 = 1 - beta1 ** step
@@ -357,15 +349,15 @@ class RMSprop(Optimizer):
         step_count: Tensor = state["step"]
         _write(step_count, step_count.array + np.float32(1))
         if group["weight_decay"] != 0:
-            grad = _fused(param.array, _scalar(group["weight_decay"], dtype), grad)
+            grad = fmadd(param.array, _scalar(group["weight_decay"], dtype), grad)
         alpha = group["alpha"]
         square_avg: Tensor = state["square_avg"]
         _write(square_avg, square_avg.array * _scalar(alpha, dtype))
-        _write(square_avg, _fused(_scalar(1 - alpha, dtype) * grad, grad, square_avg.array))
+        _write(square_avg, fmadd(_scalar(1 - alpha, dtype) * grad, grad, square_avg.array))
         if group["centered"]:
             grad_avg: Tensor = state["grad_avg"]
             _write(grad_avg, _lerp(grad_avg.array, grad, 1 - alpha))
-            average = np.sqrt(_fused(_scalar(-1, dtype) * grad_avg.array, grad_avg.array,
+            average = np.sqrt(fmadd(_scalar(-1, dtype) * grad_avg.array, grad_avg.array,
                                      square_avg.array))
         else:
             average = np.sqrt(square_avg.array)
@@ -375,7 +367,7 @@ class RMSprop(Optimizer):
             buffer: Tensor = state["momentum_buffer"]
             _write(buffer, buffer.array * _scalar(group["momentum"], dtype))
             _write(buffer, buffer.array + grad / average)
-            _write(param, _fused(buffer.array, _scalar(-lr, dtype), param.array))
+            _write(param, fmadd(buffer.array, _scalar(-lr, dtype), param.array))
         else:
             _write(param, param.array + (_scalar(-lr, dtype) * grad) / average)
 
@@ -409,11 +401,11 @@ class Adagrad(Optimizer):
         if group["maximize"]:
             grad = -grad
         if group["weight_decay"] != 0:
-            grad = _fused(param.array, _scalar(group["weight_decay"], dtype), grad)
+            grad = fmadd(param.array, _scalar(group["weight_decay"], dtype), grad)
         step = float(step_count.item())
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total: Tensor = state["sum"]
-        _write(total, _fused(grad, grad, total.array))
+        _write(total, fmadd(grad, grad, total.array))
         std = np.sqrt(total.array) + _scalar(group["eps"], dtype)
         _write(param, param.array + (_scalar(-clr, dtype) * grad) / std)
 

@@ -237,7 +237,7 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any 
            **_layout: Any) -> Tensor:
     """torch.normal's overloads. With a tensor mean or std PyTorch fills N(0, 1) (N(0, std) for a
     float std), then multiplies by std and adds mean as separate kernels."""
-    from engine import functional as F
+    from engine.functional.arith import add, mul  # the functional layer sits above this module
 
     devices.check(device)
     generator = pick(generator)
@@ -258,8 +258,8 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any 
     scale = 1.0 if isinstance(std, Tensor) else float(std)
     output = Tensor._wrap(normal_values_of(generator, count, 0.0, scale, target).reshape(shape))
     if isinstance(std, Tensor):
-        output = F.mul(output, std.detach())
-    return F.add(output, mean.detach() if isinstance(mean, Tensor) else float(mean))
+        output = mul(output, std.detach())
+    return add(output, mean.detach() if isinstance(mean, Tensor) else float(mean))
 
 
 def normal_values_of(generator: Generator, count: int, mean: float, std: float,
@@ -307,7 +307,8 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  
                 generator: Any = None, **_out: Any) -> Tensor:
     """torch.multinomial: with replacement a binary search of 53-bit uniforms in each row's
     normalised cumulative sum; without, PyTorch's exponential trick (top-k of p / Exp(1))."""
-    from engine import functional as F
+    from engine.functional.index import topk  # the functional layer sits above this module
+    from engine.functional.reduce import argmax
 
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -331,9 +332,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  
         waits = sampling.exponential(chosen, rows.size, 1.0).astype(rows.dtype)
         keys = Tensor._wrap((rows / waits.reshape(rows.shape)).reshape(input.shape_tuple))
         if count == 1:
-            return F.argmax(keys, dim=-1, keepdim=True)
-        from engine.functional_extra import topk
-
+            return argmax(keys, dim=-1, keepdim=True)
         return topk(keys, count)[1]
     samples = np.empty((rows.shape[0], count), dtype=np.int64)
     for row, probabilities in enumerate(rows):

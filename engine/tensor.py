@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import builtins
 import math
-import operator
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -18,7 +17,9 @@ import numpy as np
 
 from engine import budget, dtypes, grad_mode, recording
 from engine import device as devices
-from engine.autograd import AccumulateGrad, Node
+from engine.autograd import AccumulateGrad, Node, RemovableHandle
+from engine.size import Size
+from engine.tensor_operators import TensorOperators
 
 NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -51,98 +52,18 @@ VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
-class Size(tuple):  # type: ignore[type-arg]
-    """`torch.Size`: a tuple of ints that prints as `torch.Size([2, 3])`."""
-
-    PUBLIC_ATTRS = frozenset({"numel", "count", "index"})
-
-    def __new__(cls, sizes: Any = ()) -> Size:
-        items = sizes if sizes.__class__ is tuple else budget.bounded_tuple(sizes, "torch.Size")
-        if any(item.__class__ is not int for item in items):
-            items = tuple(_size_item(item, index) for index, item in enumerate(items))
-        return tuple.__new__(cls, items)
-
-    # slices, `+` and `*` of a torch.Size are torch.Sizes (`x.shape[1:]`, `(1,) + x.shape`)
-    def __getitem__(self, index: Any) -> Any:
-        item = tuple.__getitem__(self, index)
-        return Size(item) if isinstance(index, slice) else item
-
-    def __add__(self, other: Any) -> Size:  # type: ignore[override]
-        if not isinstance(other, tuple):
-            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
-                            "torch.Size")
-        return Size(tuple.__add__(self, other))
-
-    def __radd__(self, other: Any) -> Size:
-        if not isinstance(other, tuple):
-            return NotImplemented
-        return Size(tuple.__add__(other, self))
-
-    def __mul__(self, times: Any) -> Size:  # type: ignore[override]
-        return Size(tuple.__mul__(self, times))
-
-    __rmul__ = __mul__
-
-    def __repr__(self) -> str:
-        return f"torch.Size([{', '.join(str(d) for d in self)}])"
-
-    __str__ = __repr__
-
-    def numel(self) -> int:
-        return int(np.prod(self, dtype=np.int64)) if self else 1
-
-
-def _size_item(item: Any, index: int) -> int:
-    """One dimension of a torch.Size: an int (a bool or a one-element integer tensor counts)."""
-    try:
-        return operator.index(item)
-    except TypeError:
-        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {index} is "
-                        f"'{type(item).__name__}')") from None
-
-
-class RemovableHandle:
-    """What register_hook returns: `handle.remove()` takes the hook away again."""
-
-    PUBLIC_ATTRS = frozenset({"remove"})
-
-    def __init__(self, hooks: list[Any], hook: Any) -> None:
-        self.hooks, self.hook = hooks, hook
-
-    def remove(self) -> None:
-        if self.hook in self.hooks:
-            self.hooks.remove(self.hook)
-
-
-class Tensor:
+class Tensor(TensorOperators):
     """A tensor as PyTorch shows it: data, requires_grad, grad, grad_fn, is_leaf, version."""
 
+    # what a program may read; engine/functional/methods.py adds the methods that are torch
+    # functions (`t.sum()`, `t.add_(1)`), as engine/registry.py declares them
     PUBLIC_ATTRS = frozenset("""
         data grad requires_grad is_leaf grad_fn shape dtype ndim T mT device is_cuda
-        retains_grad output_nr is_inference
-        dim size numel item tolist backward retain_grad register_hook detach detach_
-        register_post_accumulate_grad_hook
-        requires_grad_ clone zero_ fill_ copy_ add_ sub_ mul_ div_ clamp_ pow_ neg_ abs_
-        exp_ sqrt_ relu_ sigmoid_ tanh_ clamp_min_ clamp_max_ uniform_ normal_
-        add sub mul div pow neg abs exp log sqrt sin cos tanh sigmoid relu softmax log_softmax
-        clamp clamp_min clamp_max clip sum mean max min prod argmax argmin
-        matmul mm mv dot bmm t transpose permute reshape view view_as reshape_as flatten squeeze
-        unsqueeze expand expand_as repeat select flip
-        float double long int bool half to type type_as cpu cuda get_device is_floating_point
-        numpy
-        element_size nelement norm square reciprocal rsqrt sign
-        maximum minimum where eq ne lt le gt ge equal allclose isclose isnan isinf
-        new_zeros new_ones new_full new_tensor stride
-        any all unbind split chunk contiguous is_contiguous
-        true_divide floor_divide remainder logical_not
-        var std logsumexp cumsum amax amin gather index_select masked_fill masked_fill_ sort
-        argsort topk log1p expm1 floor ceil trunc round log1p_ expm1_ floor_ ceil_ trunc_
-        round_ cumsum_
-        tan atan asin acos sinh cosh erf exp2 log2 log10 frac sgn atan2 arctan2 hypot lerp tril
-        triu roll outer ger diag diagonal trace cumprod tile repeat_interleave narrow movedim
-        moveaxis swapaxes swapdims broadcast_to cross kron scatter scatter_add index_add take
-        masked_select nonzero argwhere count_nonzero median diff tril_ triu_ scatter_
-        scatter_add_ index_add_ lerp_ tan_ atan_ sinh_ cosh_ erf_ frac_
+        retains_grad output_nr is_inference dim size numel item tolist backward
+        retain_grad register_hook detach detach_ register_post_accumulate_grad_hook
+        requires_grad_ zero_ fill_ copy_ uniform_ normal_ float double long int bool half
+        to type type_as cpu cuda get_device is_floating_point numpy element_size nelement
+        new_zeros new_ones new_full new_tensor stride contiguous is_contiguous
         """.split())
     SETTABLE_ATTRS = frozenset({"requires_grad", "data", "grad"})
 
@@ -347,10 +268,10 @@ class Tensor:
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
-        from engine import functional
+        from engine.functional.gradients import backward
 
-        functional.backward([self], None if gradient is None else [gradient],
-                            retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
+        backward([self], None if gradient is None else [gradient],
+                 retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         out = Tensor._wrap(self.array)
@@ -597,118 +518,7 @@ class Tensor:
     def bool(self) -> Tensor:
         return self.to(dtypes.bool_)
 
-    # --- math: thin methods over engine.functional (where each op lives) --------------------
-
-    def __add__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.add(self, other)
-
-    def __radd__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.add(self, other)
-
-    def __sub__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.sub(self, other)
-
-    def __rsub__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.rsub(self, other)
-
-    def __mul__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.mul(self, other)
-
-    def __rmul__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.mul(self, other)
-
-    def __truediv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.div(self, other)
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.rdiv(self, other)
-
-    def __floordiv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.floor_divide(self, other)
-
-    def __mod__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.remainder(self, other)
-
-    def __rfloordiv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.floor_divide(other, self)
-
-    def __rmod__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.remainder(other, self)
-
-    def __pow__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.pow(self, other)
-
-    def __rpow__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.rpow(self, other)
-
-    def __matmul__(self, other: Any) -> Tensor:
-        if not isinstance(other, Tensor):
-            return NotImplemented
-        return F.matmul(self, other)
-
-    def __rmatmul__(self, other: Any) -> Tensor:
-        if not isinstance(other, Tensor):
-            return NotImplemented
-        return F.matmul(other, self)
-
-    def __neg__(self) -> Tensor:
-        return F.neg(self)
-
-    def __pos__(self) -> Tensor:
-        return self
-
-    def __abs__(self) -> Tensor:
-        return F.abs(self)
-
-    # `t -= x` is `t.sub_(x)`; the SGD update of a training loop takes the short way
-    def __iadd__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        if self._update_in_place(np.add, other):
-            return self
-        return self.assign_inplace(F.add(self, other))
-
-    def __isub__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        if self._update_in_place(np.subtract, other):
-            return self
-        return self.assign_inplace(F.sub(self, other))
-
-    def __imul__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        if self._update_in_place(np.multiply, other):
-            return self
-        return self.assign_inplace(F.mul(self, other))
+    # --- in place, the short way ------------------------------------------------------------
 
     def _update_in_place(self, ufunc: np.ufunc, other: Any) -> builtins.bool:
         """`self <op>= other` computed straight into self's array, when that is all it is: no
@@ -743,64 +553,10 @@ class Tensor:
         self._version[0] += 1
         return True
 
-    def __itruediv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return self.assign_inplace(F.div(self, other))
-
-    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.eq(self, other)
-
-    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.ne(self, other)
-
-    def __lt__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.lt(self, other)
-
-    def __le__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.le(self, other)
-
-    def __gt__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.gt(self, other)
-
-    def __ge__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.ge(self, other)
-
-    def __invert__(self) -> Tensor:
-        return F.logical_not(self)
-
-    def __and__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.logical_and(self, other)
-
-    def __or__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.logical_or(self, other)
-
     def __getattr__(self, name: str) -> Any:
-        """Methods that are plain torch functions (`t.exp()`, `t.sum(dim=0)`, `t.add_(1)`)."""
-        if name in Tensor.PUBLIC_ATTRS:
-            if name.endswith("_") and hasattr(F, name[:-1]):
-                function = getattr(F, name[:-1])
-                return lambda *args, **kwargs: self.assign_inplace(
-                    function(self, *args, **numpy_names(kwargs)))
-            function = getattr(F, name, None)
-            if function is not None:
-                return lambda *args, **kwargs: function(self, *args, **numpy_names(kwargs))
+        """Reached only for a name Tensor does not have: the methods that are torch functions
+        are on the class (engine/functional/methods.py installs them; this also tells mypy
+        that they exist)."""
         raise AttributeError(f"'Tensor' object has no attribute '{name}'")
 
     @property
@@ -814,14 +570,18 @@ class Tensor:
                           "release. Consider `x.mT` to transpose batches of matrices or "
                           "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
                           "dimensions of a tensor.", UserWarning, stacklevel=2)
-        return F.permute(self, *reversed(range(self.ndim)))
+        from engine.ops.shape import permute
+
+        return permute(self, *reversed(range(self.ndim)))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802 - PyTorch's name
         if self.ndim < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
                                f"matrices. Got {self.ndim}-D tensor.")
-        return F.transpose(self, -2, -1)
+        from engine.ops.shape import transpose
+
+        return transpose(self, -2, -1)
 
     # --- in place ------------------------------------------------------------------------------
 
@@ -990,7 +750,7 @@ def _c_type(dtype: np.dtype) -> str:
 
 
 def _type_word(dtype: np.dtype) -> str:
-    return dtypes.of_array(np.empty(0, dtype)).legacy_name.removesuffix("Tensor")
+    return dtypes.scalar_name(dtypes.of_array(np.empty(0, dtype)))
 
 
 def normalize_dim(dim: int, ndim: int) -> int:
@@ -1000,115 +760,6 @@ def normalize_dim(dim: int, ndim: int) -> int:
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-bound}, {bound - 1}], but got {dim})")
     return dim % bound
-
-
-_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
-
-
-def prepare_operands(args: tuple[Any, ...]) -> list[Any]:
-    """Cast tensors and python numbers to PyTorch's result dtype; check the broadcast.
-
-    None stays None (an absent operand, like a missing clamp bound). The common case (one
-    tensor dtype, numbers of no higher category, equal shapes) returns the arrays and numbers
-    unchanged, quickly: every elementwise op passes through here.
-    """
-    if len(args) == 2:  # the common case first: a tensor with a tensor or a python number
-        a, b = args
-        if isinstance(a, Tensor):
-            x = a.array
-            if isinstance(b, Tensor):
-                y = b.array
-                if x.dtype is y.dtype or x.dtype == y.dtype:
-                    if x.shape != y.shape:
-                        _check_pair(x.shape, y.shape, x.dtype)
-                    return [x, y]
-            elif b.__class__ is float:
-                if x.dtype.kind == "f":
-                    return [x, b]
-            elif b.__class__ is int and x.dtype.kind in "fiu":
-                return [x, b]
-    arrays: list[Any] = []
-    dtype = None
-    mixed = False
-    scalar_category = -1
-    for a in args:
-        if isinstance(a, Tensor):
-            array = a.array
-            if dtype is None:
-                dtype = array.dtype
-            elif array.dtype != dtype:
-                mixed = True
-            arrays.append(array)
-        elif a.__class__ is float:
-            scalar_category = 2
-            arrays.append(a)
-        elif a is None:
-            arrays.append(None)
-        elif isinstance(a, (bool, int, float)):
-            category = 0 if isinstance(a, bool) else 1 if isinstance(a, int) else 2
-            scalar_category = max(scalar_category, category)
-            arrays.append(a if category < 2 else float(a))  # a numpy_bridge float: a number
-        else:
-            raise TypeError(f"unsupported operand type(s): 'Tensor' and '{type(a).__name__}'")
-    if mixed or dtype is None or scalar_category > _CATEGORY[dtype.kind]:
-        operands = [(a.dtype, a.array.ndim) for a in args if isinstance(a, Tensor)]
-        scalars = [a for a in args if a is not None and not isinstance(a, Tensor)]
-        result = dtypes.result_type(operands, scalars).np
-        arrays = [x if x is None else np.asarray(x, dtype=result) if not isinstance(
-            x, np.ndarray) else x if x.dtype == result else x.astype(result) for x in arrays]
-        dtype = result
-    shape = None
-    for x in arrays:
-        if x.__class__ is np.ndarray:
-            if shape is None:
-                shape = x.shape
-            elif x.shape != shape:
-                _check_broadcast([x.shape for x in arrays if isinstance(x, np.ndarray)], dtype)
-                break
-    return arrays
-
-
-_BROADCAST_SHAPES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
-
-
-def _check_pair(x: tuple[int, ...], y: tuple[int, ...], dtype: np.dtype) -> None:
-    """_check_broadcast for two shapes; pairs seen before (a training loop) are looked up."""
-    shape = _BROADCAST_SHAPES.get((x, y))
-    if shape is None:
-        _check_broadcast([x, y], dtype)
-        if len(_BROADCAST_SHAPES) < 4096:
-            _BROADCAST_SHAPES[(x, y)] = np.broadcast_shapes(x, y)
-    elif shape != x and shape != y:  # a result bigger than both inputs: within the limits?
-        budget.check_shape(shape, dtype.itemsize)
-
-
-def _check_broadcast(shapes: list[tuple[int, ...]], dtype: np.dtype) -> None:
-    try:
-        shape = np.broadcast_shapes(*shapes)
-    except ValueError:
-        raise _first_broadcast_error(shapes) from None
-    budget.check_shape(shape, dtype.itemsize)
-
-
-def _first_broadcast_error(shapes: list[tuple[int, ...]]) -> RuntimeError:
-    shape = shapes[0]
-    for other in shapes[1:]:
-        try:
-            shape = np.broadcast_shapes(shape, other)
-        except ValueError:
-            return broadcast_error(shape, other)
-    return RuntimeError("shapes cannot be broadcast")
-
-
-def broadcast_error(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:
-    """PyTorch's message for two shapes that do not broadcast (first mismatch from the right)."""
-    n = max(len(a), len(b))
-    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    for i in reversed(range(n)):
-        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-            return RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b "
-                                f"({b[i]}) at non-singleton dimension {i}")
-    return RuntimeError("shapes cannot be broadcast")
 
 
 # What an operator takes besides a tensor; anything else (None, a str, a list) is
@@ -1131,39 +782,3 @@ class Parameter(Tensor):
 _new_tensor = object.__new__
 _MODE = grad_mode._state  # read by _wrap, which every op calls
 _new_size = tuple.__new__
-
-from engine import autograd as _autograd  # noqa: E402
-from engine import functional as F  # noqa: E402  (functional imports Tensor: a cycle by design)
-
-_autograd.bind_tensor_type(Tensor, prepare_operands)
-
-
-def _install_function_methods() -> None:
-    """Give Tensor a real method for each public name that is a torch function (`t.sum()`,
-    `t.pow(2)`, `t.add_(1)`), so a call does not go through a failed lookup and __getattr__."""
-    for name in Tensor.PUBLIC_ATTRS:
-        if hasattr(Tensor, name):
-            continue
-        inplace = name.endswith("_") and hasattr(F, name[:-1])
-        function = getattr(F, name[:-1] if inplace else name, None)
-        if function is None:
-            continue
-        setattr(Tensor, name, _inplace_method(function) if inplace else _method(function))
-
-
-def _method(function: Callable[..., Any]) -> Callable[..., Any]:
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        return function(self, *args, **numpy_names(kwargs) if kwargs else kwargs)
-    method.__name__ = method.__qualname__ = function.__name__
-    return method
-
-
-def _inplace_method(function: Callable[..., Any]) -> Callable[..., Any]:
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        kwargs = numpy_names(kwargs) if kwargs else kwargs
-        return self.assign_inplace(function(self, *args, **kwargs))
-    method.__name__ = method.__qualname__ = function.__name__ + "_"
-    return method
-
-
-_install_function_methods()

@@ -305,7 +305,7 @@ def test_post_run_work_past_its_bound_raises_a_limit(tmp_path: Path) -> None:
 def test_a_memory_error_is_a_limit_error_never_an_internal_error(
         cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from autograd_cli.cli import commands, main
+    from autograd_cli.cli import main, run
     from autograd_cli.graph import report
 
     def out_of_memory(*args: Any, **kwargs: Any) -> Any:
@@ -316,7 +316,7 @@ def test_a_memory_error_is_a_limit_error_never_an_internal_error(
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"]["type"] == "LimitError"
     assert "LimitError" in result.stderr and "internal error" not in result.stderr
-    monkeypatch.setattr(commands, "run", out_of_memory)
+    monkeypatch.setattr(run, "run", out_of_memory)
     monkeypatch.setattr(sys, "argv", ["agraph", "run", str(tmp_path / "prog.expr")])
     assert main._main() == 1
     stderr = capsys.readouterr().err

@@ -493,7 +493,12 @@ def test_linear_init_is_seeded_and_within_kaiming_bounds() -> None:
 
 def test_attribute_names_for_the_language() -> None:
     """The language reads PUBLIC_ATTRS / SETTABLE_ATTRS on the class; every name must work."""
-    from engine import nn, optim
+    from types import SimpleNamespace
+
+    from engine import optim
+    from engine.nn import NN
+
+    nn = SimpleNamespace(**NN)
 
     layers = [nn.Linear(2, 2), nn.ReLU(), nn.Sigmoid(), nn.Tanh(), nn.Softmax(1),
               nn.LogSoftmax(1), nn.Identity(), nn.Flatten(), nn.MSELoss(),

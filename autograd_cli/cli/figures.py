@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from autograd_cli.cli.commands import OK, PROGRAM_ERROR, TOOL_MISSING
+from autograd_cli.cli.common import OK, PROGRAM_ERROR, TOOL_MISSING
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 INSTALL_HINT = "install matplotlib to draw them: pip install 'agraph[plots]'"

@@ -6,51 +6,45 @@ Why: typer takes longer to load than numpy (it loads pydantic to convert option 
 `agraph render` in a docs build little more (README, "Performance"). A simple command line is
 the command, its FILE, on/off flags and a few options whose value is a plain word from a fixed
 list or a path. Anything else (another command, another option, `--help`, `--opt=value`, a
-typo, a value typer would refuse) goes to typer, which owns the usage errors (exit 2).
-tests/test_cli.py checks that each option read here means what it means to typer.
+typo, a value typer would refuse) goes to typer, which owns the usage errors (exit 2). Both
+read the options from options.py; tests/test_cli.py checks that they agree.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-# command -> on/off flag -> (parameter of the command in cli.py and commands.py, value)
-FLAGS: dict[str, dict[str, tuple[str, bool]]] = {
-    "run": {"--json": ("json_output", True), "--table": ("table", True),
-            "--no-table": ("table", False), "--trace": ("trace", True),
-            "--detect-anomaly": ("detect_anomaly", True), "--lint": ("lint", True),
-            "--no-lint": ("lint", False)},
-    "render": {"--svg": ("svg", True), "--show-saved": ("show_saved", True),
-               "--values": ("values", True), "--no-values": ("values", False),
-               "--grads": ("grads", True), "--no-grads": ("grads", False),
-               "--legend": ("legend", True), "--no-legend": ("legend", False),
-               "--detect-anomaly": ("detect_anomaly", True)},
-    "check": {},
-}
+from autograd_cli.cli.options import CHOICE, COMMANDS, FLAG, OUTPUT
+
+PATH = "path"  # in VALUED: the option's value is a path
+
+# Built from options.py, for the commands main.py may run without typer:
+# command -> on/off flag -> (parameter of the command's function, value)
+FLAGS: dict[str, dict[str, tuple[str, bool]]] = {}
 # command -> option that takes the next argument -> (parameter, the words allowed or PATH)
-PATH = "path"
-VALUED: dict[str, dict[str, tuple[str, Any]]] = {
-    "run": {"--figures": ("figures", PATH)},
-    "render": {"--format": ("fmt", ("svg", "png", "pdf", "dot", "json", "mermaid", "html")),
-               "-f": ("fmt", ("svg", "png", "pdf", "dot", "json", "mermaid", "html")),
-               "--output": ("output", PATH), "-o": ("output", PATH),
-               "--view": ("view", ("forward", "backward")), "--rankdir": ("rankdir", ("TB", "LR"))},
-    "check": {},
-}
+VALUED: dict[str, dict[str, tuple[str, Any]]] = {}
 # command -> what typer passes for each option the command line leaves out (but limits)
-DEFAULTS: dict[str, dict[str, Any]] = {
-    "run": {"json_output": False, "table": None, "svg": None, "trace": False,
-            "detect_anomaly": False, "break_line": None, "watch": None, "lint": None,
-            "seed": None, "figures": None},
-    "render": {"fmt": "svg", "svg": False, "output": None, "view": "forward", "pass_number": None,
-               "show_saved": False, "values": True, "grads": True, "legend": True,
-               "rankdir": "TB", "max_nodes": 300, "check_file": None, "detect_anomaly": False,
-               "seed": None, "unroll": None},
-    "check": {},
-}
+DEFAULTS: dict[str, dict[str, Any]] = {}
+for _name, _command in COMMANDS.items():
+    if not _command.fast:
+        continue
+    _options = [option for option in _command.options if not option.argument]
+    FLAGS[_name] = {}
+    VALUED[_name] = {}
+    DEFAULTS[_name] = {option.param: option.default for option in _options}
+    for _option in _options:
+        if _option.fast and _option.kind == FLAG:
+            FLAGS[_name].update({spelling: (_option.param, True) for spelling in _option.names})
+            if _option.negative:
+                FLAGS[_name][_option.negative] = (_option.param, False)
+        elif _option.fast and _option.kind in (CHOICE, OUTPUT):
+            allowed = _option.choices if _option.kind == CHOICE else PATH
+            VALUED[_name].update({spelling: (_option.param, allowed)
+                                  for spelling in _option.names})
 
 
 def simple_command(arguments: list[str]) -> tuple[str, dict[str, Any]] | None:
@@ -124,13 +118,12 @@ def _main() -> int:
 
             app(args=argv, prog_name="agraph")  # exits with the status (usage errors: 2)
             return 0
-        from autograd_cli.cli import commands
         from autograd_cli.language.limits import Limits
 
         command, arguments = simple
-        run: dict[str, Callable[..., int]] = {
-            "run": commands.run, "render": commands.render, "check": commands.check}
-        return run[command](limits=Limits(), **arguments)
+        module = importlib.import_module(f"autograd_cli.cli.{COMMANDS[command].family}")
+        work: Callable[..., int] = getattr(module, command)
+        return work(limits=Limits(), **arguments)
     except SystemExit as exit_:
         if exit_.code is None or isinstance(exit_.code, int):
             return exit_.code or 0

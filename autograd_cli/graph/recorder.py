@@ -36,7 +36,7 @@ from autograd_cli.graph.labels import compact_values, numbered, public_op_name
 from autograd_cli.language.bounds import Bound
 from engine import grad_mode, recording
 from engine.autograd import AccumulateGrad
-from engine.nn import Module
+from engine.nn.module import Module
 from engine.printing import tensor_repr
 from engine.tensor import Tensor
 from renderers.loops import fold_loops, unnumbered

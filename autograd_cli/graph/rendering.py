@@ -21,12 +21,9 @@ from typing import Any
 from autograd_cli.graph.paths import given_text
 from autograd_cli.graph.recorder import DEFAULT_MAX_NODES, GraphRecorder, ViewOptions, build_graph
 from autograd_cli.language.bounds import Bound
+from renderers.formats import FORMATS, IMAGE_FORMATS, RANKDIRS, VIEWS
 from renderers.model import Graph
-from renderers.svg import IMAGE_FORMATS, GraphvizFailed, GraphvizMissing
-
-FORMATS = ("svg", "png", "pdf", "dot", "json", "mermaid", "html")
-VIEWS = ("forward", "backward")
-RANKDIRS = ("TB", "LR", "BT", "RL")
+from renderers.svg import GraphvizFailed, GraphvizMissing
 
 __all__ = ["FORMATS", "GraphvizFailed", "GraphvizMissing", "OutputError", "RenderError",
            "graph_dict", "graph_model", "render", "render_model", "write_atomically"]

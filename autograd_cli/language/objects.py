@@ -148,8 +148,11 @@ class Namespace:
     members: Mapping[str, Any]
 
     def __init__(self, name: str, members: Mapping[str, Any]) -> None:
+        """`members`: a dict (copied) or a read-only mapping kept as it is (engine/api.py's
+        submodules, built when first read)."""
         object.__setattr__(self, "name", name)
-        object.__setattr__(self, "members", MappingProxyType(dict(members)))
+        object.__setattr__(self, "members", MappingProxyType(dict(members))
+                           if isinstance(members, dict) else members)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"'{self.name}' is read-only")

@@ -16,16 +16,17 @@ def torch_namespaces() -> dict[str, Namespace]:
     """`torch` and its importable submodules, from engine/api.py (built once, read-only)."""
     from engine import api
 
-    functional = Namespace("torch.nn.functional", api.FUNCTIONAL)
-    utils = Namespace("torch.nn.utils", getattr(api, "NN_UTILS", {}))
-    nn = Namespace("torch.nn", {**api.NN, "functional": functional, "utils": utils})
-    optim = Namespace("torch.optim", api.OPTIM)
-    autograd_functional = Namespace("torch.autograd.functional", api.AUTOGRAD_FUNCTIONAL)
-    function = Namespace("torch.autograd.function", getattr(api, "AUTOGRAD_FUNCTION", {}))
-    autograd_graph = Namespace("torch.autograd.graph", getattr(api, "AUTOGRAD_GRAPH", {}))
+    # the submodules are built when a program first reads them (engine/api.py, members)
+    functional = Namespace("torch.nn.functional", api.members("FUNCTIONAL"))
+    utils = Namespace("torch.nn.utils", api.members("NN_UTILS"))
+    nn = Namespace("torch.nn", api.members("NN", functional=functional, utils=utils))
+    optim = Namespace("torch.optim", api.members("OPTIM"))
+    autograd_functional = Namespace("torch.autograd.functional", api.members("AUTOGRAD_FUNCTIONAL"))
+    function = Namespace("torch.autograd.function", api.members("AUTOGRAD_FUNCTION"))
+    autograd_graph = Namespace("torch.autograd.graph", api.members("AUTOGRAD_GRAPH"))
     autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional,
                                             "function": function, "graph": autograd_graph})
-    data = Namespace("torch.utils.data", getattr(api, "DATA", {}))
+    data = Namespace("torch.utils.data", api.members("DATA"))
     torch_utils = Namespace("torch.utils", {"data": data})
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
                                 "utils": torch_utils})
@@ -35,8 +36,8 @@ def torch_namespaces() -> dict[str, Namespace]:
             "torch.autograd.functional": autograd_functional,
             "torch.autograd.function": function,
             "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",
-                                                  getattr(api, "LR_SCHEDULER", {})),
-            "torch.linalg": Namespace("torch.linalg", getattr(api, "LINALG", {})),
+                                                  api.members("LR_SCHEDULER")),
+            "torch.linalg": Namespace("torch.linalg", api.members("LINALG")),
             "torch.utils": torch_utils, "torch.utils.data": data,
             "torch.autograd.graph": autograd_graph}
 

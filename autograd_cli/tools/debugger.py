@@ -26,6 +26,7 @@ from autograd_cli.graph.paths import OutputPath
 from autograd_cli.language.bounds import Bound
 from autograd_cli.language.errors import ScriptError, visible
 from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
+from renderers.formats import FORMATS_BY_SUFFIX
 
 QUIT = "DebuggerQuit"  # the type name of the ScriptError that stops the program on `quit`
 CONTEXT = 2  # lines shown before and after the current one
@@ -46,8 +47,6 @@ HELP = """\
     quit (q)            stop the program
 """
 
-FORMATS_BY_SUFFIX = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot",
-                     ".json": "json", ".mmd": "mermaid", ".mermaid": "mermaid"}
 
 
 class Debugger:

@@ -17,8 +17,14 @@ import numpy as np
 from engine.autograd import Function
 from engine.ops import arith
 from engine.ops.arith import scale
-from engine.ops.pointwise import Sigmoid, SigmoidBackward, Tanh, _float, _rounded
-from engine.ops.pointwise_extra import Cosh
+from engine.ops.pointwise import (
+    Cosh,
+    Sigmoid,
+    SigmoidBackward,
+    Tanh,
+    float_input,
+    rounded_in_float64,
+)
 from engine.tensor import Tensor
 
 _vector_erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -26,7 +32,7 @@ _vector_erf = np.vectorize(math.erf, otypes=[np.float64])
 
 def erf(a: np.ndarray) -> np.ndarray:
     """erf, correctly rounded for float32 (numpy has none: math.erf per element)."""
-    return _rounded(_vector_erf, a)
+    return rounded_in_float64(_vector_erf, a)
 
 
 def _fma(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
@@ -52,7 +58,7 @@ def _c(value: float, like: np.ndarray) -> np.ndarray:
 
 
 def _exp(a: np.ndarray) -> np.ndarray:
-    return _rounded(np.exp, a)
+    return rounded_in_float64(np.exp, a)
 
 
 def _mask(condition: np.ndarray, like: Tensor) -> Tensor:
@@ -90,9 +96,9 @@ class Gelu(Function):
 
     def forward(self, a, approximate="none"):
         self.approximate = approximate
-        x = _float(a)
+        x = float_input(a)
         if approximate == "tanh":
-            inner = _rounded(np.tanh, _gelu_tanh_inner(x))
+            inner = rounded_in_float64(np.tanh, _gelu_tanh_inner(x))
             return _c(0.5, x) * x * (_c(1, x) + inner)
         return x * _c(0.5, x) * (_c(1, x) + erf(x * _c(_SQRT1_2, x)))
 
@@ -110,7 +116,7 @@ class GeluBackward(Function):
         self.approximate = approximate
         one = _c(1, x)
         if approximate == "tanh":
-            tanh_inner = _rounded(np.tanh, _gelu_tanh_inner(x))
+            tanh_inner = rounded_in_float64(np.tanh, _gelu_tanh_inner(x))
             left = _c(0.5, x) * x
             right = one + tanh_inner
             left_derivative = _c(0.5, x) * right
@@ -157,10 +163,10 @@ class Elu(Function):
 
     def forward(self, a, alpha=1.0, scale=1.0, input_scale=1.0):
         self.params = (alpha, scale, input_scale)
-        x = _float(a)
+        x = float_input(a)
         negcoef = _c(alpha, x) * _c(scale, x)
         poscoef, negiptcoef = _c(scale, x), _c(input_scale, x)
-        negative = _rounded(np.expm1, x * negiptcoef) * negcoef
+        negative = rounded_in_float64(np.expm1, x * negiptcoef) * negcoef
         return np.where(x <= 0, negative, x * poscoef)
 
     def backward(self, grad, inputs, output):
@@ -278,9 +284,9 @@ class Softplus(Function):
 
     def forward(self, a, beta=1.0, threshold=20.0):
         self.params = (beta, threshold)
-        x = _float(a)
+        x = float_input(a)
         scaled = x * _c(beta, x)
-        soft = _rounded(np.log1p, _exp(scaled)) / _c(beta, x)
+        soft = rounded_in_float64(np.log1p, _exp(scaled)) / _c(beta, x)
         return np.where(scaled > _c(threshold, x), x, soft)
 
     def backward(self, grad, inputs, output):
@@ -318,7 +324,7 @@ class Silu(Function):
     saves = (0,)
 
     def forward(self, a):
-        x = _float(a)
+        x = float_input(a)
         return x / (_c(1, x) + _exp(-x))
 
     def backward(self, grad, inputs, output):
@@ -334,9 +340,9 @@ class LogSigmoid(Function):
     saves = (0,)
 
     def forward(self, a):
-        x = _float(a)
+        x = float_input(a)
         z = _exp(-np.abs(x))
-        return np.minimum(x, _c(0, x)) - _rounded(np.log1p, z)
+        return np.minimum(x, _c(0, x)) - rounded_in_float64(np.log1p, z)
 
     def backward(self, grad, inputs, output):
         return (LogSigmoidBackward.apply(grad, inputs[0]),)

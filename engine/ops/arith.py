@@ -221,16 +221,17 @@ class PowTensor(Function):
         return np.power(a, b)
 
     def backward(self, grad, inputs, output):
-        from engine import functional as F
+        from engine.ops.pointwise import Log, where  # pointwise imports this module
 
         a, b = inputs
         grad_a = None
         if self.needs[0]:  # PyTorch takes it as 0 where the exponent is 0 (even for a == 0)
-            grad_a = F.where(b == 0, 0.0, grad * (b * a ** (b - 1)))
+            grad_a = where(b.array == 0, 0.0, grad * (b * a ** (b - 1)))
         grad_b = None
         if self.needs[1]:
             # d(a**b)/db = a**b * log(a); PyTorch takes it as 0 where a == 0 and b >= 0.
-            grad_b = grad * F.where(F.logical_and(a == 0, b >= 0), 0.0, output * F.log(a))
+            zero = np.logical_and(a.array == 0, b.array >= 0)
+            grad_b = grad * where(zero, 0.0, output * Log.apply(a))
         return grad_a, grad_b
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from engine import budget, grad_mode
 from engine.autograd import Function
 from engine.ops.shape import Alias, unsqueeze, view_of
+from engine.registry import public
 from engine.tensor import Tensor, normalize_dim
 
 BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
@@ -89,16 +90,17 @@ class Index(Function):
         return (Scatter.apply(grad, shape=self.input_shape, key=self.key),)
 
 
+@public(method=True)
 def select(tensor: Tensor, dim: int, index: int) -> Tensor:
     d = normalize_dim(dim, tensor.ndim)
     size = tensor.shape_tuple[d]
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(tensor.shape_tuple)} at dimension {d}")
-    return _select(tensor, d, index)
+    return select_along(tensor, d, index)
 
 
-def _select(tensor: Tensor, dim: int, index: int) -> Tensor:
+def select_along(tensor: Tensor, dim: int, index: int) -> Tensor:
     if tensor.ndim == 0:
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
@@ -109,7 +111,7 @@ def _select(tensor: Tensor, dim: int, index: int) -> Tensor:
     return view_of(tensor, Select.apply(tensor, key=key))
 
 
-def _slice(tensor: Tensor, dim: int, item: slice) -> Tensor:
+def slice_along(tensor: Tensor, dim: int, item: slice) -> Tensor:
     if item.step is not None and item.step <= 0:
         raise ValueError("step must be greater than zero")
     key = (slice(None),) * dim + (item,)
@@ -178,11 +180,11 @@ def basic_index(tensor: Tensor, index: Any, skip_full_slices: bool
             advanced.append((dim, np.array([item])))
             dim += 1
         elif _is_integer(item):
-            result = _select(result, dim, int(item))
+            result = select_along(result, dim, int(item))
         elif isinstance(item, slice):
             full = item.start in (None, 0) and item.stop is None and item.step in (None, 1)
             if not (full and skip_full_slices):
-                result = _slice(result, dim, item)
+                result = slice_along(result, dim, item)
             dim += 1
         else:
             assert array is not None

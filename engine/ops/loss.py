@@ -84,6 +84,15 @@ def _reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
     return total
 
 
+def _weighted_reduce(op: Function, loss: np.ndarray, weight: np.ndarray | None,
+                     reduction: str) -> np.ndarray:
+    """The loss times its weight, reduced; `op.count` keeps how many elements a mean took."""
+    if weight is not None:
+        loss = loss * weight
+    op.count = loss.size  # type: ignore[attr-defined]
+    return np.asarray(_reduce(loss, reduction), dtype=loss.dtype)
+
+
 def _constant(array: np.ndarray) -> Any:
     from engine.tensor import Tensor
 
@@ -107,10 +116,7 @@ class BinaryCrossEntropyWithLogits(Function):
         if pos_weight is not None:
             log_sigmoid = log_sigmoid * ((pos_weight - 1) * t + 1)
         loss = (1 - t) * x - log_sigmoid
-        if weight is not None:
-            loss = loss * weight
-        self.count = loss.size
-        return np.asarray(_reduce(loss, reduction), dtype=loss.dtype)
+        return _weighted_reduce(self, loss, weight, reduction)
 
     def backward(self, grad, inputs, output):
         x, t = inputs
@@ -142,10 +148,7 @@ class BinaryCrossEntropy(Function):
         log_p = np.maximum(np.log(p), -100)
         log_q = np.maximum(np.log1p(-p), -100)
         loss = (t - 1) * log_q - t * log_p
-        if weight is not None:
-            loss = loss * weight
-        self.count = loss.size
-        return np.asarray(_reduce(loss, reduction), dtype=loss.dtype)
+        return _weighted_reduce(self, loss, weight, reduction)
 
     def backward(self, grad, inputs, output):
         p, t = inputs

@@ -7,6 +7,10 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops.pointwise import Rsqrt
+from engine.ops.reduce import MeanDim, SumDim, reduced_dims
+from engine.ops.selection import IndexAdd
+from engine.ops.shape import reshape
 from engine.tensor import Tensor
 
 
@@ -34,25 +38,23 @@ class NativeLayerNorm(Function):
         return np.asarray(out, dtype=x.dtype)
 
     def backward(self, grad, inputs, output):
-        from engine import functional as F
-
         x, weight = inputs[0], inputs[1]
-        axes = list(self.axes)
-        mean = F.mean(x, dim=axes, keepdim=True)
+        axes = reduced_dims(list(self.axes), x.ndim)
+        mean = MeanDim.apply(x, dims=axes, keepdim=True)
         centered = x - mean
-        var = F.mean(centered * centered, dim=axes, keepdim=True)
-        rstd = F.rsqrt(var + self.eps)
+        var = MeanDim.apply(centered * centered, dims=axes, keepdim=True)
+        rstd = Rsqrt.apply(var + self.eps)
         xhat = centered * rstd
         lead = list(range(x.ndim - len(axes)))
         grad_x = grad_w = grad_b = None
         if self.needs[0]:
             dxhat = grad * weight if weight is not None else grad
-            grad_x = rstd * (dxhat - F.mean(dxhat, dim=axes, keepdim=True)
-                             - xhat * F.mean(dxhat * xhat, dim=axes, keepdim=True))
+            grad_x = rstd * (dxhat - MeanDim.apply(dxhat, dims=axes, keepdim=True)
+                             - xhat * MeanDim.apply(dxhat * xhat, dims=axes, keepdim=True))
         if self.needs[1]:
-            grad_w = F.sum(grad * xhat, dim=lead) if lead else grad * xhat
+            grad_w = SumDim.apply(grad * xhat, dims=tuple(lead)) if lead else grad * xhat
         if self.needs[2]:
-            grad_b = F.sum(grad, dim=lead) if lead else grad
+            grad_b = SumDim.apply(grad, dims=tuple(lead)) if lead else grad
         return grad_x, grad_w, grad_b
 
 
@@ -80,16 +82,14 @@ class Embedding(Function):
 
     def backward(self, grad, inputs, output):
         from engine import creation
-        from engine import functional as F
-        from engine.functional_more import index_add
 
-        flat = Tensor._wrap(self.indices.reshape(-1))
-        rows = F.reshape(grad, (-1, grad.shape_tuple[-1]))
+        flat = self.indices.reshape(-1).astype(np.int64)
+        rows = reshape(grad, (-1, grad.shape_tuple[-1]))
         if self.padding_idx is not None:
             keep = Tensor._wrap((self.indices.reshape(-1) != self.padding_idx)[:, None])
             rows = rows * keep.to(rows.dtype)
         table = creation.zeros(self.rows, grad.shape_tuple[-1], dtype=grad.dtype)
-        return (index_add(table, 0, flat, rows), None)
+        return (IndexAdd.apply(table, rows, dim=0, index=flat), None)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # noqa: A002

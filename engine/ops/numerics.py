@@ -377,3 +377,22 @@ def sigmoid(a: np.ndarray) -> np.ndarray:
     out[:vector] = one / (one + sleef_expf(np.float32(0) - flat[:vector]))
     out[vector:] = one / (one + np.exp(-flat[vector:].astype(np.float64)).astype(np.float32))
     return out.reshape(a.shape)
+
+
+def fmadd(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """x * y + z rounded once (torch's vectorized fmadd, as in the lerp kernel and the
+    optimizers); exact for float32 through float64."""
+    dtype = np.result_type(x, y, z)
+    if dtype.itemsize < 8:
+        wide = np.float64
+        return (x.astype(wide) * y.astype(wide) + z.astype(wide)).astype(dtype)
+    return np.asarray(x * y + z, dtype=dtype)
+
+
+
+def lerp_values(start: np.ndarray, end: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """torch's lerp kernel: from whichever end is nearer to the weight, fused."""
+    diff = end - start
+    near_start = fmadd(weight, diff, start)
+    near_end = fmadd(weight - np.ones((), dtype=weight.dtype), diff, end)
+    return np.where(np.abs(weight) < 0.5, near_start, near_end)

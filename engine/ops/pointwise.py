@@ -1,7 +1,9 @@
-"""Elementwise functions of one tensor: exp, log, trig, activations, clamp, abs."""
+"""Elementwise functions: exp/log and their bases, trigonometry and the hyperbolic functions,
+erf, activations, clamp, abs, frac, atan2, hypot and lerp."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -12,18 +14,18 @@ from engine.ops import numerics
 from engine.ops.arith import scale
 
 
-def _float(a: np.ndarray) -> np.ndarray:
+def float_input(a: np.ndarray) -> np.ndarray:
     """Integer inputs to float functions compute in the default float dtype, as in PyTorch."""
     return a if a.dtype.kind == "f" else a.astype(np.float32)
 
 
-def _rounded(function: Any, a: np.ndarray) -> np.ndarray:
+def rounded_in_float64(function: Any, a: np.ndarray) -> np.ndarray:
     """A transcendental function of float32 values computed in float64 and rounded once.
 
     PyTorch's CPU kernels (SLEEF, 1-ulp) are nearly always correctly rounded; numpy's float32
     loops are often 1 ulp off, enough to print `1.0000` where PyTorch prints `1.`.
     """
-    a = _float(a)
+    a = float_input(a)
     if a.dtype == np.float32:
         return function(a.astype(np.float64)).astype(np.float32)  # type: ignore[no-any-return]
     return function(a)  # type: ignore[no-any-return]
@@ -34,7 +36,7 @@ class Exp(Function):
     saves_output = True
 
     def forward(self, a):
-        return _rounded(np.exp, a)
+        return rounded_in_float64(np.exp, a)
 
     def backward(self, grad, inputs, output):
         return (grad * output,)
@@ -45,7 +47,7 @@ class Log(Function):
     saves = (0,)
 
     def forward(self, a):
-        return _rounded(np.log, a)
+        return rounded_in_float64(np.log, a)
 
     def backward(self, grad, inputs, output):
         return (grad / inputs[0],)
@@ -56,7 +58,7 @@ class Sqrt(Function):
     saves_output = True
 
     def forward(self, a):
-        return np.sqrt(_float(a))
+        return np.sqrt(float_input(a))
 
     def backward(self, grad, inputs, output):
         return (grad / scale(output, 2),)
@@ -67,7 +69,7 @@ class Sin(Function):
     saves = (0,)
 
     def forward(self, a):
-        return _rounded(np.sin, a)
+        return rounded_in_float64(np.sin, a)
 
     def backward(self, grad, inputs, output):
         return (grad * inputs[0].cos(),)
@@ -78,7 +80,7 @@ class Cos(Function):
     saves = (0,)
 
     def forward(self, a):
-        return _rounded(np.cos, a)
+        return rounded_in_float64(np.cos, a)
 
     def backward(self, grad, inputs, output):
         return (grad * -inputs[0].sin(),)
@@ -89,7 +91,7 @@ class Tanh(Function):
     saves_output = True
 
     def forward(self, a):
-        return _rounded(np.tanh, a)
+        return rounded_in_float64(np.tanh, a)
 
     def backward(self, grad, inputs, output):
         return (TanhBackward.apply(grad, output),)
@@ -118,7 +120,7 @@ class Sigmoid(Function):
     def forward(self, a):
         # PyTorch's kernel: 1 / (1 + exp(-a)) in the tensor's dtype, so sigmoid(-100) is
         # exactly 0 in float32 (exp overflows to inf) rather than a denormal
-        return numerics.sigmoid(_float(a))
+        return numerics.sigmoid(float_input(a))
 
     def backward(self, grad, inputs, output):
         return (SigmoidBackward.apply(grad, output),)
@@ -201,7 +203,7 @@ class Rsqrt(Function):
     saves_output = True
 
     def forward(self, a):
-        return 1 / np.sqrt(_float(a))
+        return 1 / np.sqrt(float_input(a))
 
     def backward(self, grad, inputs, output):
         return (scale(grad, -0.5) * (output * output * output),)
@@ -303,12 +305,13 @@ def where(condition, a, b):
 
 
 def _check_where(shape: tuple[int, ...], a: Any, b: Any) -> None:
-    from engine.tensor import Tensor, _first_broadcast_error
+    from engine.operands import first_broadcast_error
+    from engine.tensor import Tensor
 
     arrays = [value.array for value in (a, b) if isinstance(value, Tensor)]
     shapes = [shape] + [x.shape for x in arrays]
     if budget.check_broadcast(shapes, max(x.itemsize for x in arrays)) is None:
-        raise _first_broadcast_error(shapes)  # torch's message, condition first
+        raise first_broadcast_error(shapes)  # torch's message, condition first
 
 
 class ClampMin(Clamp):
@@ -324,7 +327,7 @@ class Log1p(Function):
     saves = (0,)
 
     def forward(self, a):
-        return _rounded(np.log1p, a)
+        return rounded_in_float64(np.log1p, a)
 
     def backward(self, grad, inputs, output):
         return (grad / (inputs[0] + 1),)
@@ -335,7 +338,7 @@ class Expm1(Function):
     saves_output = True
 
     def forward(self, a):
-        return _rounded(np.expm1, a)
+        return rounded_in_float64(np.expm1, a)
 
     def backward(self, grad, inputs, output):
         return (grad * (output + 1),)
@@ -376,3 +379,205 @@ class RoundDecimals(Round):
 class Trunc(Floor):
     grad_fn_name = "TruncBackward0"
     rounding = staticmethod(np.trunc)
+
+
+# --- tan, atan, asin, acos, sinh, cosh, erf, exp2, log2, log10, frac, atan2, hypot, lerp, with the
+# derivative formulas of PyTorch's derivatives.yaml (a create_graph=True graph carries its names)
+
+class _Unary:
+    """forward for the functions computed in float64 and rounded once (a mixin)."""
+
+    function = staticmethod(np.tan)
+
+    def forward(self, a):
+        return rounded_in_float64(self.function, a)
+
+
+class Tan(_Unary, Function):
+    grad_fn_name = "TanBackward0"
+    saves_output = True
+
+    def backward(self, grad, inputs, output):
+        from engine.ops.activation import AddScalar
+
+        return (grad * AddScalar.apply(output ** 2, scalar=1),)
+
+
+class Atan(_Unary, Function):
+    grad_fn_name = "AtanBackward0"
+    saves = (0,)
+    function = staticmethod(np.arctan)
+
+    def backward(self, grad, inputs, output):
+        from engine.ops.activation import AddScalar
+
+        x = inputs[0]
+        return (grad / AddScalar.apply(x * x, scalar=1),)
+
+
+class Asin(_Unary, Function):
+    grad_fn_name = "AsinBackward0"
+    saves = (0,)
+    function = staticmethod(np.arcsin)
+
+    def backward(self, grad, inputs, output):
+        from engine.ops.activation import AddScalar
+
+        x = inputs[0]
+        return (grad * AddScalar.apply(-x * x, scalar=1).rsqrt(),)
+
+
+class Acos(_Unary, Function):
+    grad_fn_name = "AcosBackward0"
+    saves = (0,)
+    function = staticmethod(np.arccos)
+
+    def backward(self, grad, inputs, output):
+        from engine.ops.activation import AddScalar
+
+        x = inputs[0]
+        return (grad * -AddScalar.apply(-x * x, scalar=1).rsqrt(),)
+
+
+class Sinh(_Unary, Function):
+    grad_fn_name = "SinhBackward0"
+    saves = (0,)
+    function = staticmethod(np.sinh)
+
+    def backward(self, grad, inputs, output):
+        return (grad * Cosh.apply(inputs[0]),)
+
+
+class Cosh(_Unary, Function):
+    grad_fn_name = "CoshBackward0"
+    saves = (0,)
+    function = staticmethod(np.cosh)
+
+    def backward(self, grad, inputs, output):
+        return (grad * Sinh.apply(inputs[0]),)
+
+
+class Erf(Function):
+    grad_fn_name = "ErfBackward0"
+    saves = (0,)
+
+    def forward(self, a):
+        from engine.ops.activation import erf
+
+        return erf(float_input(a))
+
+    def backward(self, grad, inputs, output):
+        x = inputs[0]
+        return (scale((-(x ** 2)).exp(), 2.0 / math.sqrt(math.pi)) * grad,)
+
+
+class Exp2(_Unary, Function):
+    grad_fn_name = "Exp2Backward0"
+    saves_output = True
+    function = staticmethod(np.exp2)
+
+    def backward(self, grad, inputs, output):
+        return (scale(grad * output, math.log(2.0)),)
+
+
+class Log2(_Unary, Function):
+    grad_fn_name = "Log2Backward0"
+    saves = (0,)
+    function = staticmethod(np.log2)
+
+    def backward(self, grad, inputs, output):
+        return (grad / scale(inputs[0], 0.6931471805599453),)
+
+
+class Log10(_Unary, Function):
+    grad_fn_name = "Log10Backward0"
+    saves = (0,)
+    function = staticmethod(np.log10)
+
+    def backward(self, grad, inputs, output):
+        return (grad / scale(inputs[0], 2.3025850929940456),)
+
+
+class Frac(Function):
+    """x - trunc(x); its derivative is 1."""
+
+    grad_fn_name = "FracBackward0"
+
+    def forward(self, a):
+        if a.dtype.kind != "f":
+            raise RuntimeError(f'"frac_cpu" not implemented for \'{_type(a.dtype)}\'')
+        return a - np.trunc(a)
+
+    def backward(self, grad, inputs, output):
+        return (grad,)
+
+
+def _type(dtype: np.dtype) -> str:
+    return {"int64": "Long", "int32": "Int", "bool": "Bool"}.get(dtype.name, dtype.name)
+
+
+class Atan2(Function):
+    grad_fn_name = "Atan2Backward0"
+    promotes = True
+    saves = (0, 1)
+
+    def forward(self, a, b):
+        a, b = float_input(a), float_input(b)
+        if a.dtype == np.float32 and b.dtype == np.float32:
+            return np.arctan2(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+        return np.arctan2(a, b)
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        recip = (a * a + b * b).reciprocal()
+        return (grad * b * recip if self.needs[0] else None,
+                grad * -a * recip if self.needs[1] else None)
+
+
+class Hypot(Function):
+    grad_fn_name = "HypotBackward0"
+    promotes = True
+    saves = (0, 1)
+    saves_output = True
+
+    def forward(self, a, b):
+        if a.dtype == np.float32:
+            return np.hypot(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+        return np.hypot(a, b)
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        return (grad * a / output if self.needs[0] else None,
+                grad * b / output if self.needs[1] else None)
+
+
+class Lerp(Function):
+    """lerp with a number weight: start + weight * (end - start)."""
+
+    grad_fn_name = "LerpBackward0"
+    promotes = True
+
+    def forward(self, start, end, weight):
+        self.weight = weight
+        return numerics.lerp_values(start, end, np.asarray(weight, dtype=start.dtype))
+
+    def backward(self, grad, inputs, output):
+        return (scale(grad, 1 - self.weight) if self.needs[0] else None,
+                scale(grad, self.weight) if self.needs[1] else None)
+
+
+class LerpTensor(Function):
+    """lerp with a tensor weight (LerpBackward1); the weight gets a gradient too."""
+
+    grad_fn_name = "LerpBackward1"
+    promotes = True
+    saves = (0, 1, 2)
+
+    def forward(self, start, end, weight):
+        return numerics.lerp_values(start, end, weight)
+
+    def backward(self, grad, inputs, output):
+        start, end, weight = inputs
+        return (grad * (1 - weight) if self.needs[0] else None,
+                grad * weight if self.needs[1] else None,
+                grad * (end - start) if self.needs[2] else None)

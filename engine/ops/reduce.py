@@ -14,7 +14,7 @@ from engine.ops.numerics import torch_sum
 from engine.tensor import Tensor, normalize_dim
 
 
-def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
+def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
     seen: list[int] = []
     for d in dims:
@@ -25,8 +25,8 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(seen))
 
 
-def _restore(grad: Tensor, input_shape: tuple[int, ...], dims: tuple[int, ...] | None,
-             keepdim: bool) -> Tensor:
+def restore_reduced(grad: Tensor, input_shape: tuple[int, ...], dims: tuple[int, ...] | None,
+                    keepdim: bool) -> Tensor:
     """Broadcastable form of a reduced gradient: put the reduced dims back as size 1."""
     if dims is None or keepdim or not input_shape:
         return grad
@@ -47,7 +47,7 @@ class Sum(Function):
         return torch_sum(a, dims, keepdim)
 
     def backward(self, grad, inputs, output):
-        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
+        grad = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
         if arrays_suffice() and grad.array.shape != self.input_shape:  # expand, without a node
             expanded = Tensor._wrap(shape_ops.broadcast_view(grad.array, self.input_shape))
             return (shape_ops.view_of(grad, expanded),)
@@ -76,8 +76,8 @@ class Mean(Function):
             np.sum(a, axis=dims, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
 
     def backward(self, grad, inputs, output):
-        expanded = shape_ops.expand_to(_restore(grad, self.input_shape, self.dims, self.keepdim),
-                                       self.input_shape)
+        restored = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
+        expanded = shape_ops.expand_to(restored, self.input_shape)
         return (DivScalar.apply(expanded, scalar=self.count),)  # PyTorch: tensor / number
 
 
@@ -103,8 +103,8 @@ class Prod(Function):
     def backward(self, grad, inputs, output):
         (a,) = inputs
         dims = None if self.dim is None else (self.dim,)
-        grad = _restore(grad, self.input_shape, dims, self.keepdim)
-        out = _restore(output, self.input_shape, dims, self.keepdim)
+        grad = restore_reduced(grad, self.input_shape, dims, self.keepdim)
+        out = restore_reduced(output, self.input_shape, dims, self.keepdim)
         if not (a.array == 0).any():
             return (grad * (out / a),)
         # With zeros, out / a is undefined: use the product of the other elements instead.
@@ -176,7 +176,7 @@ class MaxDim(Function):
         return values
 
     def backward(self, grad, inputs, output):
-        grad = _restore(grad, self.input_shape, (self.dim,), self.keepdim)
+        grad = restore_reduced(grad, self.input_shape, (self.dim,), self.keepdim)
         if not self.input_shape:
             return (grad,)
         # PyTorch: zeros.scatter_(dim, indices, grad), each value back where it was read
@@ -344,8 +344,8 @@ class LinalgVectorNorm(Function):
         from engine.ops.pointwise import Sgn, where
 
         (a,) = inputs
-        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
-        norm = _restore(output, self.input_shape, self.dims, self.keepdim)
+        grad = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
+        norm = restore_reduced(output, self.input_shape, self.dims, self.keepdim)
         p = self.ord
         if p == 0:
             return (Tensor._wrap(np.zeros(self.input_shape, dtype=a.array.dtype)),)

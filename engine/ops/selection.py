@@ -28,26 +28,8 @@ class Gather(Function):
         return np.take_along_axis(a, index, axis=dim)
 
     def backward(self, grad, inputs, output):
-        return (ScatterAdd.apply(grad, dim=self.dim, index=self.index, shape=self.input_shape),)
-
-
-class ScatterAdd(Function):
-    """Gather's derivative: the gradients added into a zero tensor at the gathered positions."""
-
-    grad_fn_name = "ScatterAddBackward0"
-    saves_state = True
-    released_state = ("index",)
-
-    def forward(self, grad, dim, index, shape):
-        self.dim, self.index = dim, index
-        out = np.zeros(shape, dtype=grad.dtype)
-        positions = list(np.indices(index.shape, sparse=True))
-        positions[dim] = index
-        np.add.at(out, tuple(positions), grad)
-        return out
-
-    def backward(self, gg, inputs, output):
-        return (Gather.apply(gg, dim=self.dim, index=self.index),)
+        return (ScatterAdd.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
+                                 index=self.index),)
 
 
 class IndexSelect(Function):
@@ -62,24 +44,8 @@ class IndexSelect(Function):
         return np.take(a, index, axis=dim)
 
     def backward(self, grad, inputs, output):
-        return (IndexAdd.apply(grad, dim=self.dim, index=self.index, shape=self.input_shape),)
-
-
-class IndexAdd(Function):
-    """IndexSelect's derivative: slices added back at their positions."""
-
-    grad_fn_name = "IndexAddBackward0"
-    saves_state = True
-    released_state = ("index",)
-
-    def forward(self, grad, dim, index, shape):
-        self.dim, self.index = dim, index
-        out = np.zeros(shape, dtype=grad.dtype)
-        np.add.at(np.moveaxis(out, dim, 0), index, np.moveaxis(grad, dim, 0))
-        return out
-
-    def backward(self, gg, inputs, output):
-        return (IndexSelect.apply(gg, dim=self.dim, index=self.index),)
+        return (IndexAdd.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
+                               index=self.index),)
 
 
 class MaskedFill(Function):
@@ -148,8 +114,8 @@ class SortValues(Function):
     def backward(self, grad, inputs, output):
         if not self.input_shape:
             return (grad,)
-        return (ScatterAdd.apply(grad, dim=self.dim, index=self.indices,
-                                 shape=self.input_shape),)
+        return (ScatterAdd.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
+                                 index=self.indices),)
 
 
 class TopkValues(SortValues):
@@ -197,3 +163,140 @@ def topk_indices(a: np.ndarray, dim: int, k: int, largest: bool, sorted_: bool) 
 
 def values_of(tensor: Tensor, dim: int, indices: np.ndarray, topk: bool) -> Tensor:
     return (TopkValues if topk else SortValues).apply(tensor, dim=dim, indices=indices)
+
+
+class Take(Function):
+    grad_fn_name = "TakeBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, a, index):
+        self.index, self.input_shape = index, a.shape
+        return a.reshape(-1)[index]
+
+    def backward(self, grad, inputs, output):
+        return (PutAccumulate.apply(grad, index=self.index, shape=self.input_shape),)
+
+
+class PutAccumulate(Function):
+    """take's derivative: zeros.put_(index, grad, accumulate=True)."""
+
+    grad_fn_name = "PutBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, grad, index, shape):
+        self.index = index
+        out = np.zeros(int(np.prod(shape)), dtype=grad.dtype)
+        np.add.at(out, index.reshape(-1), grad.reshape(-1))
+        return out.reshape(shape)
+
+    def backward(self, gg, inputs, output):
+        return (Take.apply(gg, index=self.index),)
+
+
+class MaskedSelect(Function):
+    grad_fn_name = "MaskedSelectBackward0"
+    saves_state = True
+    released_state = ("mask",)
+
+    def forward(self, a, mask):
+        self.mask, self.input_shape = mask, a.shape
+        return np.broadcast_to(a, mask.shape)[mask]
+
+    def backward(self, grad, inputs, output):
+        return (MaskedScatter.apply(grad, mask=self.mask),)
+
+
+class MaskedScatter(Function):
+    """masked_select's derivative: the values put back at the mask's positions."""
+
+    grad_fn_name = "MaskedScatterBackward0"
+    saves_state = True
+    released_state = ("mask",)
+
+    def forward(self, grad, mask):
+        self.mask = mask
+        out = np.zeros(mask.shape, dtype=grad.dtype)
+        out[mask] = grad
+        return out
+
+    def backward(self, gg, inputs, output):
+        return (MaskedSelect.apply(gg, mask=self.mask),)
+
+
+class ScatterValue(Function):
+    """`a.scatter(dim, index, value)`: no gradient where the value was written."""
+
+    grad_fn_name = "ScatterBackward1"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, a, dim, index, value):
+        self.dim, self.index = dim, index
+        out = a.copy()
+        np.put_along_axis(out, index, np.asarray(value).astype(a.dtype), axis=dim)
+        return out
+
+    def backward(self, grad, inputs, output):
+        written = np.ones(grad.array.shape, dtype=grad.array.dtype)
+        np.put_along_axis(written, self.index, 0, axis=self.dim)
+        return (grad * Tensor._wrap(written),)
+
+
+class ScatterAdd(Function):
+    """`a.scatter_add(dim, index, src)`: self gets grad, src gets grad gathered at index. Also
+    Gather's derivative (src added into zeros), as PyTorch's gather_backward."""
+
+    grad_fn_name = "ScatterAddBackward0"
+    promotes = False
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, a, src, dim, index):
+        self.dim, self.index = dim, index
+        out = a.copy()
+        positions = list(np.indices(index.shape, sparse=True))
+        positions[dim] = index
+        source = src[tuple(slice(0, n) for n in index.shape)]
+        np.add.at(out, tuple(positions), source.astype(a.dtype))
+        return out
+
+    def backward(self, grad, inputs, output):
+        return (grad if self.needs[0] else None,
+                Gather.apply(grad, dim=self.dim, index=self.index) if self.needs[1] else None)
+
+
+class IndexAdd(Function):
+    """`a.index_add(dim, index, source, alpha=)`: self gets grad, source the selected rows. Also
+    IndexSelect's derivative (source added into zeros), as PyTorch's index_select_backward."""
+
+    grad_fn_name = "IndexAddBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, a, source, dim, index, alpha=1):
+        self.dim, self.index, self.alpha = dim, index, alpha
+        out = a.copy()
+        values = source if alpha == 1 else source * np.asarray(alpha, dtype=source.dtype)
+        if a.ndim == 0:
+            np.add.at(out.reshape(1), index, values.reshape(-1).astype(a.dtype))
+            return out
+        np.add.at(np.moveaxis(out, dim, 0), index,
+                  np.moveaxis(values.astype(a.dtype), dim, 0) if values.ndim else values)
+        return out
+
+    def backward(self, grad, inputs, output):
+        from engine.ops.arith import scale
+
+        grad_source = None
+        if self.needs[1]:
+            grad_source = IndexSelect.apply(grad, dim=self.dim, index=self.index)
+            if self.alpha != 1:
+                grad_source = scale(grad_source, self.alpha)
+        return (grad if self.needs[0] else None, grad_source)
+
+
+def zeros(shape: tuple[int, ...], like: Tensor) -> Tensor:
+    """A tensor of zeros of `like`'s dtype, into which a derivative adds (`grad.new_zeros`)."""
+    return Tensor._wrap(np.zeros(shape, dtype=like.array.dtype))

@@ -14,6 +14,7 @@ import numpy as np
 from engine import budget, grad_mode
 from engine.autograd import Function, arrays_suffice
 from engine.ops.numerics import torch_sum
+from engine.registry import public
 from engine.tensor import Tensor, normalize_dim
 
 
@@ -108,6 +109,7 @@ class UnsafeView(View):
     grad_fn_name = "UnsafeViewBackward0"
 
 
+@public(method=True)
 def reshape(tensor: Tensor, *shape: Any) -> Tensor:
     target = _infer_shape(shape_arg(shape), tensor.array.size)
     array = _view_array(tensor.array, target)
@@ -118,6 +120,7 @@ def reshape(tensor: Tensor, *shape: Any) -> Tensor:
     return view_of(tensor, op.apply(tensor, shape=target, array=array))
 
 
+@public(torch=False, method=True)
 def view(tensor: Tensor, *shape: Any) -> Tensor:
     if len(shape) == 1 and not isinstance(shape[0], (int, tuple, list)):
         return tensor.to(shape[0])  # t.view(dtype)
@@ -130,6 +133,7 @@ def view(tensor: Tensor, *shape: Any) -> Tensor:
     return view_of(tensor, View.apply(tensor, shape=target, array=array))
 
 
+@public(method=True)
 def flatten(tensor: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     shape = tensor.shape_tuple
     if not shape:
@@ -140,10 +144,12 @@ def flatten(tensor: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(tensor, shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
 
 
+@public(torch=False, method=True)
 def reshape_as(tensor: Tensor, other: Tensor) -> Tensor:
     return reshape(tensor, other.shape_tuple)
 
 
+@public(torch=False, method=True)
 def view_as(tensor: Tensor, other: Tensor) -> Tensor:
     return view(tensor, other.shape_tuple)
 
@@ -183,6 +189,7 @@ class T(Permute):
         return (t(grad),)
 
 
+@public(method=True)
 def permute(tensor: Tensor, *dims: Any) -> Tensor:
     order = shape_arg(dims)
     if len(order) != tensor.ndim:
@@ -195,11 +202,13 @@ def permute(tensor: Tensor, *dims: Any) -> Tensor:
     return view_of(tensor, Permute.apply(tensor, dims=normalized))
 
 
+@public(method=True)
 def transpose(tensor: Tensor, dim0: int, dim1: int) -> Tensor:
     d0, d1 = normalize_dim(dim0, tensor.ndim), normalize_dim(dim1, tensor.ndim)
     return view_of(tensor, Transpose.apply(tensor, dim0=d0, dim1=d1))
 
 
+@public(method=True)
 def t(tensor: Tensor) -> Tensor:
     if tensor.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
@@ -236,6 +245,7 @@ class SqueezeInplaceDim(Squeeze):
     grad_fn_name = "SqueezeBackward4"
 
 
+@public(method=True)
 def squeeze(tensor: Tensor, dim: Any = None) -> Tensor:
     if dim is None:
         return view_of(tensor, Squeeze.apply(tensor, dims=None))
@@ -256,6 +266,7 @@ class Unsqueeze(Function):
         return (squeeze(grad, self.dim),)
 
 
+@public(method=True)
 def unsqueeze(tensor: Tensor, dim: int) -> Tensor:
     return view_of(tensor, Unsqueeze.apply(tensor, dim=normalize_dim(dim, tensor.ndim + 1)))
 
@@ -291,6 +302,7 @@ def expand_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     return view_of(tensor, Expand.apply(tensor, shape=shape))
 
 
+@public(torch=False, method=True)
 def expand(tensor: Tensor, *sizes: Any) -> Tensor:
     from engine import budget
 
@@ -322,6 +334,7 @@ def expand(tensor: Tensor, *sizes: Any) -> Tensor:
     return view_of(tensor, Expand.apply(tensor, shape=tuple(target)))
 
 
+@public(torch=False, method=True)
 def expand_as(tensor: Tensor, other: Tensor) -> Tensor:
     return expand(tensor, other.shape_tuple)
 
@@ -344,6 +357,7 @@ class Repeat(Function):
         return (summed,)
 
 
+@public(torch=False, method=True)
 def repeat(tensor: Tensor, *sizes: Any) -> Tensor:
     from engine import budget
 
@@ -365,11 +379,12 @@ class Cat(Function):
 
     def backward(self, grad, inputs, output):
         # PyTorch narrows the gradient once per input (a SliceBackward0 each, with create_graph)
-        from engine.ops.index import _slice
+        from engine.ops.index import slice_along
 
         grads, start = [], 0
         for size, needed in zip(self.sizes, self.needs, strict=True):
-            grads.append(_slice(grad, self.dim, slice(start, start + size)) if needed else None)
+            grads.append(slice_along(grad, self.dim, slice(start, start + size)) if needed
+                         else None)
             start += size
         return grads
 
@@ -385,6 +400,7 @@ class Flip(Function):
         return (Flip.apply(grad, dims=self.dims),)
 
 
+@public(method=True)
 def flip(tensor: Tensor, *dims: Any) -> Tensor:
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
@@ -403,9 +419,9 @@ class Stack(Function):
 
     def backward(self, grad, inputs, output):
         # PyTorch selects the gradient once per input (a SelectBackward0 each)
-        from engine.ops.index import _select
+        from engine.ops.index import select_along
 
-        return [_select(grad, self.dim, i) if needed else None
+        return [select_along(grad, self.dim, i) if needed else None
                 for i, needed in enumerate(self.needs)]
 
 
@@ -455,6 +471,7 @@ def _joined_shape(tensors: list[Tensor], dim: int, stack: bool) -> tuple[int, ..
         d + 1:]
 
 
+@public
 def cat(tensors: Any, dim: int = 0) -> Tensor:
     listed = _tensor_list(tensors, "cat")
     items = _promoted(listed, _joined_shape(listed, dim, stack=False))
@@ -476,6 +493,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     return Cat.apply(*items, dim=d)
 
 
+@public
 def stack(tensors: Any, dim: int = 0) -> Tensor:
     listed = _tensor_list(tensors, "stack")
     items = _promoted(listed, _joined_shape(listed, dim, stack=True))
@@ -513,6 +531,7 @@ def check_pieces(tensor: Tensor, count: int, what: str) -> None:
                            f"{list(tensor.shape_tuple)} makes {count} tensors")
 
 
+@public(method=True)
 def unbind(tensor: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     if tensor.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -542,6 +561,7 @@ class SplitWithSizes(Split):
     grad_fn_name = "SplitWithSizesBackward0"
 
 
+@public(method=True)
 def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
     d = normalize_dim(dim, tensor.ndim)
     size = tensor.shape_tuple[d]
@@ -564,6 +584,7 @@ def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
     return tuple(view_of(tensor, out) for out in op.apply(tensor, sizes=sizes, dim=d))
 
 
+@public(method=True)
 def chunk(tensor: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
@@ -585,6 +606,7 @@ class Clone(Function):
         return (grad,)
 
 
+@public(method=True)
 def clone(tensor: Tensor, memory_format: Any = None) -> Tensor:
     return Clone.apply(tensor)
 
@@ -676,3 +698,16 @@ class Copy(Function):
 
     def backward(self, grad, inputs, output):
         return (_zeros_like(grad), grad)
+
+
+class Roll(Function):
+    grad_fn_name = "RollBackward0"
+
+    def forward(self, a, shifts, dims):
+        self.shifts, self.dims = shifts, dims
+        if not dims:  # flattened, rolled, viewed back
+            return np.roll(a.reshape(-1), shifts).reshape(a.shape)
+        return np.roll(a, shifts, axis=dims)
+
+    def backward(self, grad, inputs, output):
+        return (Roll.apply(grad, shifts=tuple(-s for s in self.shifts), dims=self.dims),)

@@ -12,7 +12,8 @@ import numpy as np
 from engine.autograd import Function
 from engine.ops import shape as shape_ops
 from engine.ops.arith import scale
-from engine.ops.reduce import _restore
+from engine.ops.pointwise import where
+from engine.ops.reduce import SumDim, restore_reduced
 from engine.ops.shape import Flip
 from engine.tensor import Tensor
 
@@ -47,7 +48,7 @@ class Var(Function):
                 blowup = np.where(centered.array == 0, np.nan, np.inf).astype(a.array.dtype)
                 return (grad * Tensor._wrap(blowup),)
         else:
-            grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
+            grad = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
             centered = a - a.mean(self.dims, keepdim=True)
         factor = 2.0 / dof if dof else float("inf")
         return (scale(grad, factor) * centered,)
@@ -89,8 +90,8 @@ class Logsumexp(Function):
 
     def backward(self, grad, inputs, output):
         (a,) = inputs
-        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
-        result = _restore(output, self.input_shape, self.dims, self.keepdim)
+        grad = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
+        result = restore_reduced(output, self.input_shape, self.dims, self.keepdim)
         return (grad * (a - result).exp(),)
 
 
@@ -134,8 +135,8 @@ class Amax(Function):
 
     def backward(self, grad, inputs, output):
         (a,) = inputs
-        grad = _restore(grad, self.input_shape, self.dims, self.keepdim)
-        result = _restore(output, self.input_shape, self.dims, self.keepdim)
+        grad = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
+        result = restore_reduced(output, self.input_shape, self.dims, self.keepdim)
         hits = (a.array == result.array).astype(a.array.dtype)
         counts = hits.sum(axis=self.dims, keepdims=True)
         return (shape_ops.expand_to(grad, self.input_shape) * Tensor._wrap(hits / counts),)
@@ -144,3 +145,107 @@ class Amax(Function):
 class Amin(Amax):
     grad_fn_name = "AminBackward0"
     pick = staticmethod(np.min)
+
+
+def _cumprod(a: np.ndarray, dim: int) -> np.ndarray:
+    if a.dtype.kind in "biu":
+        return np.cumprod(a.astype(np.int64), axis=dim)
+    return np.cumprod(a, axis=dim)  # sequential products, one rounding each: torch's order
+
+
+
+class Cumprod(Function):
+    grad_fn_name = "CumprodBackward0"
+    saves = (0,)
+    saves_output = True
+
+    def forward(self, a, dim):
+        self.dim = dim
+        return _cumprod(a, dim)
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        dim = self.dim
+        if a.array.size <= 1 or a.shape_tuple[dim] == 1:
+            return (grad,)
+        dims = (dim,)
+        if (a.array != 0).all():  # the reversed cumsum of grad * result, over the input
+            weighted = grad * output
+            summed = shape_ops.Flip.apply(
+                Cumsum.apply(shape_ops.Flip.apply(weighted, dims=dims), dim=dim), dims=dims)
+            return (summed / a,)
+        # zeros in the input: for each position k, the products with x_k taken as 1
+        size = a.shape_tuple[dim]
+        parts = []
+        for k in range(size):
+            mask = np.zeros(a.shape_tuple, dtype=bool)
+            np.moveaxis(mask, dim, 0)[k] = True
+            replaced = where(mask, 1.0, a)
+            products = Cumprod.apply(replaced, dim=dim)
+            later = np.moveaxis(np.zeros(a.shape_tuple, dtype=grad.array.dtype), dim, 0)
+            later[k:] = 1
+            keep = Tensor._wrap(np.moveaxis(later, 0, dim))
+            parts.append(SumDim.apply(grad * products * keep, dims=(dim,), keepdim=True))
+        return (shape_ops.cat(parts, dim=dim),)
+
+
+
+class Median(Function):
+    """median of all elements (the lower of the two middle values); ties share the gradient
+    (PyTorch's evenly_distribute_backward)."""
+
+    grad_fn_name = "MedianBackward0"
+    saves = (0,)
+    saves_output = True
+
+    def forward(self, a):
+        if a.size == 0:
+            return np.asarray(np.nan, dtype=a.dtype)
+        flat = np.sort(a.reshape(-1), kind="stable")
+        if a.dtype.kind == "f" and np.isnan(flat).any():
+            return np.asarray(np.nan, dtype=a.dtype)
+        return np.asarray(flat[(flat.size - 1) // 2])
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        hits = a.array == output.array
+        if np.isnan(output.array):
+            hits = np.isnan(a.array)
+        share = hits.astype(grad.array.dtype) / max(1, int(hits.sum()))
+        return (grad * Tensor._wrap(share),)
+
+
+
+class MedianDim(Function):
+    """median along a dim: the value at the returned index gets the gradient."""
+
+    grad_fn_name = "MedianBackward1"
+    saves_state = True
+    released_state = ("indices",)
+
+    def forward(self, a, dim, keepdim, indices):
+        self.dim, self.keepdim, self.indices, self.input_shape = dim, keepdim, indices, a.shape
+        values = np.take_along_axis(a, indices, axis=dim)
+        return values if keepdim else np.squeeze(values, axis=dim)
+
+    def backward(self, grad, inputs, output):
+        from engine.ops.selection import ScatterAdd, zeros
+
+        if not self.keepdim:
+            grad = grad.unsqueeze(self.dim)
+        return (ScatterAdd.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
+                                 index=self.indices),)
+
+
+
+def median_indices(a: np.ndarray, dim: int) -> np.ndarray:
+    """Index of the lower median along `dim` (keepdims), NaN counting as the largest."""
+    order = np.argsort(a, axis=dim, kind="stable")
+    size = a.shape[dim]
+    middle = np.take(order, [(size - 1) // 2], axis=dim)
+    if a.dtype.kind == "f":
+        nan = np.isnan(a)
+        if nan.any():
+            first_nan = np.argmax(nan, axis=dim, keepdims=True)
+            middle = np.where(nan.any(axis=dim, keepdims=True), first_nan, middle)
+    return middle.astype(np.int64)

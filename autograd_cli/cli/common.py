@@ -1,0 +1,93 @@
+"""What the commands share, once typer (or main.py) has read the command line: reading the
+program, a clean engine, reporting problems on stderr, the exit codes.
+
+Each command lives in a module of its family (run.py: run and check; render.py, explain.py,
+debug.py, lint.py), kept apart from main.py so that the heavy parts (the interpreter, numpy,
+rich, graphviz) load only when a command runs, never for `--help` or a usage error.
+
+The work after a run (the --json document, the table, the graph, explain's analysis) is bounded
+by the run's limits (autograd_cli/language/bounds.py); a limit it hits is reported as a LimitError
+without a position, `FILE: LimitError: ...`, after the program's own error if any (exit 1).
+What agraph writes to stderr shows unprintable characters escaped (errors.visible).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO, TypeVar
+
+from autograd_cli.language.bounds import Bound
+from autograd_cli.language.errors import ScriptError, visible
+from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
+
+T = TypeVar("T")
+
+OK, PROGRAM_ERROR, USAGE_ERROR, TOOL_MISSING = 0, 1, 2, 3
+
+
+def display_name(file: str) -> str:
+    return "<stdin>" if file == "-" else file
+
+
+def say(text: str) -> None:
+    """Write agraph's own message to stderr, unprintable characters escaped."""
+    sys.stderr.write(visible(text))
+
+
+def bounded(work: Callable[[], T], fallback: T, bound: Bound,
+             problems: list[ScriptError]) -> T:
+    """`work()`, or `fallback` after adding the limit it hit (time, memory, output size) to
+    `problems`: a MemoryError too is a LimitError, never an internal error."""
+    try:
+        return work()
+    except LimitExceeded as limit:
+        problems.append(limit_error(limit.field, limit.what))
+    except MemoryError:
+        problems.append(bound.out_of_memory())
+    return fallback
+
+
+def load(file: str, limits: Limits, json_output: bool = False) -> str | None:
+    """The program's text, or None after reporting why it cannot be read (with `json_output`
+    also as the `error` of a JSON document on stdout)."""
+    from autograd_cli.language.source import read_source
+
+    try:
+        return read_source(file, limits.max_source_bytes)
+    except ScriptError as error:
+        say(error.format(display_name(file)))
+        if json_output:
+            write_json_failure(file, error)
+        return None
+
+
+def prepare_engine(limits: Limits, seed: int | None = None) -> None:
+    """A clean engine for each run (tests run many programs in one process); the default
+    random generator starts from agraph's fixed seed, or from `--seed`."""
+    from engine import api, budget, random
+
+    api.reset_state()
+    if seed is not None:
+        random.reset(seed)
+    budget.limits["max_elements"] = limits.max_tensor_elements
+    budget.limits["max_bytes"] = limits.max_total_tensor_bytes
+
+
+def report_problems(file: str, text: str, result: Any, stream: TextIO,
+                     after: Sequence[ScriptError] = ()) -> None:
+    """The program's warnings and error, then the limits the work after it hit."""
+    for warning in result.warnings:
+        stream.write(visible(warning.format(display_name(file), text)))
+    if result.error is not None:
+        stream.write(result.error.format(display_name(file), text))
+    for problem in after:
+        stream.write(problem.format(display_name(file)))
+
+
+def write_json_failure(file: str, error: ScriptError) -> None:
+    import json
+
+    document = {"version": 1, "file": file, "stdout": "", "error": error.to_json(),
+                "tensors": [], "graph": {"nodes": [], "edges": []}}
+    sys.stdout.write(json.dumps(document) + "\n")

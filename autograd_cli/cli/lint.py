@@ -1,0 +1,40 @@
+"""`agraph lint`: gradient-flow problems of a program (autograd_cli/tools/lint.py)."""
+
+from __future__ import annotations
+
+import sys
+
+from autograd_cli.cli.common import (
+    OK,
+    PROGRAM_ERROR,
+    display_name,
+    load,
+    prepare_engine,
+    say,
+)
+from autograd_cli.language.limits import Limits
+
+
+def lint(file: str, *, limits: Limits, json_output: bool) -> int:
+    import json
+
+    from autograd_cli.graph import rendering
+    from autograd_cli.tools.inspection import Inspection
+
+    text = load(file, limits)
+    if text is None:
+        return PROGRAM_ERROR
+    prepare_engine(limits)
+    inspection = Inspection(sys.stderr, lint=True)
+    result, _ = rendering.record_program(text, limits, observers=inspection.observers())
+    inspection.finish(result, text)
+    if result.error is not None:  # warnings are not repeated: the findings explain them
+        say(result.error.format(display_name(file), text))
+    findings = inspection.findings
+    if json_output:
+        sys.stdout.write(json.dumps({"file": file, "lint": [f.to_json() for f in findings]},
+                                    ensure_ascii=False) + "\n")
+    else:
+        for finding in findings:
+            sys.stdout.write(finding.format(display_name(file)))
+    return PROGRAM_ERROR if findings or result.error is not None else OK

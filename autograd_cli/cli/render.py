@@ -1,0 +1,132 @@
+"""`agraph render`: the graph a program built, in a format, to stdout or a file (also `run --svg`
+and `explain --svg`); `--check` compares it with a file."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from autograd_cli.cli import common
+from autograd_cli.language.bounds import Bound
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.limits import Limits
+
+
+def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: str,
+           pass_number: int | None, show_saved: bool, values: bool, grads: bool, legend: bool,
+           rankdir: str, max_nodes: int, check_file: Path | None,
+           detect_anomaly: bool = False, svg: bool = False, seed: int | None = None,
+           unroll: int | None = None) -> int:
+    from autograd_cli.graph import rendering
+    from autograd_cli.tools.inspection import Inspection
+
+    if svg:  # --svg is short for --format svg
+        fmt = "svg"
+    text = common.load(file, limits)
+    if text is None:
+        return common.PROGRAM_ERROR
+    common.prepare_engine(limits, seed)
+    inspection = Inspection(sys.stderr, detect_anomaly=detect_anomaly)
+    started = time.monotonic()
+    result, recorder = rendering.record_program(text, limits, keep_pass=pass_number,
+                                                observers=inspection.observers())
+    inspection.finish(result, text)
+    common.report_problems(file, text, result, sys.stderr)
+    inspection.report(common.display_name(file), text, sys.stderr)
+    anomaly = inspection.anomaly
+    if result.error is not None and anomaly is None:
+        return common.PROGRAM_ERROR
+    options = {"view": view, "pass_number": pass_number, "show_saved": show_saved,
+               "values": values, "grads": grads, "legend": legend, "rankdir": rankdir,
+               "max_nodes": max_nodes, "unroll": unroll}
+    mark = None
+    if anomaly is not None:  # draw the graph as it was when the NaN appeared, that op in red
+        from autograd_cli.tools.anomaly import mark_anomaly
+
+        if anomaly.output is not None:
+            recorder.set_variables({**result.variables, "(anomaly)": anomaly.output})
+        mark = partial(mark_anomaly, anomaly=anomaly)
+    bound = Bound.after_run(started, limits, "drawing the graph")
+    if check_file is not None:
+        status = _check_rendered(recorder, fmt, check_file, file, options, bound)
+    else:
+        status = render_to(recorder, fmt, output, file, options, mark, bound=bound)
+    return common.PROGRAM_ERROR if anomaly is not None else status
+
+
+
+def _render(recorder: Any, fmt: str, file: str, options: dict[str, Any],
+            transform: Callable[[Any], Any] | None = None,
+            bound: Bound | None = None) -> bytes | int:
+    """The rendered bytes, or an exit code after reporting why there are none; `transform`
+    marks up the model first (explain's paths, an anomaly); `bound`: the limits of the work
+    after the run (a LimitError past them)."""
+    from autograd_cli.graph import rendering
+
+    bound = bound or Bound.unbounded()
+    problems: list[ScriptError] = []
+
+    def draw() -> bytes:
+        if fmt == "html":  # both views in one page
+            return rendering.render_page(recorder, **options,
+                                         file_name=common.display_name(file),
+                                         transform=transform, bound=bound)
+        graph = rendering.graph_model(recorder, **options, bound=bound)
+        return rendering.render_model(transform(graph) if transform else graph, fmt)
+
+    try:
+        data = common.bounded(draw, None, bound, problems)
+    except rendering.GraphvizMissing as error:
+        common.say(f"agraph: error: {error}")
+        return common.TOOL_MISSING
+    except (rendering.RenderError, rendering.GraphvizFailed) as error:
+        common.say(f"agraph: error: {error}\n")
+        return common.PROGRAM_ERROR
+    if data is None:
+        common.say("".join(problem.format(common.display_name(file)) for problem in problems))
+        return common.PROGRAM_ERROR
+    return data
+
+
+
+def render_to(recorder: Any, fmt: str, output: Path | None, file: str,
+               options: dict[str, Any], transform: Callable[[Any], Any] | None = None,
+               bound: Bound | None = None) -> int:
+    from autograd_cli.graph import rendering
+
+    data = _render(recorder, fmt, file, options, transform, bound)
+    if isinstance(data, int):
+        return data
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return common.OK
+    try:
+        rendering.write_atomically(output, data, None if file == "-" else file)
+    except rendering.OutputError as error:
+        common.say(f"agraph: error: {error}\n")
+        return common.PROGRAM_ERROR
+    return common.OK
+
+
+
+def _check_rendered(recorder: Any, fmt: str, existing: Path, file: str,
+                    options: dict[str, Any], bound: Bound | None = None) -> int:
+    data = _render(recorder, fmt, file, options, bound=bound)
+    if isinstance(data, int):
+        return data
+    from autograd_cli.language.source import SourceError, read_regular_file
+
+    try:  # no more than the new rendering and a byte: a longer file differs anyway
+        current = read_regular_file(str(existing), len(data))
+    except SourceError as error:
+        common.say(f"agraph: error: cannot read {existing}: {error.message}\n")
+        return common.PROGRAM_ERROR
+    if current != data:
+        common.say(f"{existing}: differs from what `agraph render` makes now; render it again\n")
+        return common.PROGRAM_ERROR
+    return common.OK

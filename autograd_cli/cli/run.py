@@ -1,0 +1,200 @@
+"""`agraph run` (what the program prints, then the table; --json, --svg, --break) and
+`agraph check`."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from autograd_cli.cli.common import (
+    OK,
+    PROGRAM_ERROR,
+    TOOL_MISSING,
+    USAGE_ERROR,
+    bounded,
+    display_name,
+    load,
+    prepare_engine,
+    report_problems,
+    say,
+)
+from autograd_cli.cli.render import render_to
+from autograd_cli.language.bounds import Bound
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.limits import Limits
+
+
+def check(file: str, *, limits: Limits) -> int:
+    from autograd_cli.language.checker import check_program
+
+    text = load(file, limits)
+    if text is None:
+        return PROGRAM_ERROR
+    try:
+        check_program(text, limits)
+    except ScriptError as error:
+        say(error.format(display_name(file), text))
+        return PROGRAM_ERROR
+    return OK
+
+
+
+def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None,
+        trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
+        watch: str | None = None, lint: bool | None = None, seed: int | None = None,
+        figures: Path | None = None) -> int:
+    from autograd_cli.cli.figures import start_run as start_figures
+    from autograd_cli.cli.figures import write_figures
+    from autograd_cli.tools.inspection import Inspection
+
+    if lint is None:
+        lint = sys.stderr.isatty()  # notes are for people; pipes and docs builds stay quiet
+
+    text = load(file, limits, json_output)
+    if text is None:
+        return PROGRAM_ERROR
+    prepare_engine(limits, seed)
+    start_figures()
+    echo = None if json_output else sys.stdout
+    inspection = Inspection(sys.stderr, trace=trace, detect_anomaly=detect_anomaly, watch=watch,
+                            lint=lint, max_trace_bytes=limits.max_output_bytes)
+    observers = inspection.observers()
+    stopper = None
+    if break_line is not None:
+        stopper = _breakpoint_stop(file, text, limits, break_line, svg)
+        if stopper is None:
+            return USAGE_ERROR
+        observers.append(stopper)
+    recorder: Any = None
+    started = time.monotonic()
+    if json_output or svg is not None or stopper is not None:
+        from autograd_cli.graph import rendering
+
+        result, recorder = rendering.record_program(
+            text, limits, echo=echo, observers=observers,
+            recorder=stopper.recorder if stopper else None)
+    else:  # nothing will draw the graph: no recorder (a training loop runs a fifth faster)
+        from autograd_cli.language.interpreter import run_observed
+
+        result = run_observed(text, limits, observers=observers, echo=echo)
+    stopped = stopper is not None and stopper.quitted
+    if stopped:
+        result.error = None  # stopped at the breakpoint on purpose
+    inspection.finish(result, text, lint=not stopped)
+    after = Bound.after_run(started, limits, "")
+    problems: list[ScriptError] = []  # limits that the work after the run hit
+    if json_output:
+        sys.stdout.write(_json_document(file, result, recorder, inspection, limits, after,
+                                        problems) + "\n")
+    else:
+        sys.stdout.flush()
+    if table is None:
+        table = sys.stdout.isatty()  # pipes and files get exactly what the program printed
+    rows = None
+    if table and not json_output and stopper is None:
+        bound = after.doing("drawing the table")
+        rows = bounded(lambda: _table_rows(result.variables, bound), None, bound, problems)
+    report_problems(file, text, result, sys.stderr, problems)
+    inspection.report(display_name(file), text, sys.stderr)
+    if stopper is not None:
+        if not stopped:
+            say(f"{display_name(file)}:{break_line}: note: --break: the program never "
+                 "reached this line\n")
+        if result.error is not None or (stopper.failures and not stopper.tool_missing):
+            return PROGRAM_ERROR
+        return TOOL_MISSING if stopper.tool_missing else OK
+    if rows is not None:
+        _print_table(rows)
+    status = OK if result.error is None and not problems else PROGRAM_ERROR
+    status = status or write_figures(display_name(file), figures, text, result.variables)
+    if svg is not None:
+        written = render_to(recorder, "svg", svg, file, {},
+                             bound=after.doing("drawing the graph"))
+        status = status or written
+    return status
+
+
+
+def _json_document(file: str, result: Any, recorder: Any, inspection: Any, limits: Limits,
+                   after: Bound, problems: list[ScriptError]) -> str:
+    """design.md's object for `run --json` as text (docs/architecture.md lists what agraph
+    adds). Its `tensors` are written within --max-output-bytes, the whole within the time and
+    memory left: past a limit, `tensors` is empty or `graph` has no nodes (with a note), the
+    LimitError is added to `problems`, and is the document's `error` if the program had none."""
+    import json
+
+    from autograd_cli.graph import report
+
+    bound = after.doing("writing the tensors of the --json document")
+    tensors = bounded(lambda: report.tensors_json(result.variables.items(),
+                                                   limits.max_output_bytes, bound),
+                       "[]", bound, problems)
+    graph = _graph_or_note(recorder, after.doing("drawing the graph of the --json document"),
+                           problems)
+    error = result.error if result.error is not None else (problems[0] if problems else None)
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    return report.json_object([
+        ("version", "1"),
+        ("file", dumps(file)),
+        ("stdout", dumps(result.stdout)),
+        ("error", dumps(None if error is None else error.to_json())),
+        ("tensors", tensors),
+        ("warnings", dumps([{"category": w.category, "message": w.message, "line": w.line}
+                            for w in result.warnings])),
+        ("graph", dumps(graph)),
+        ("lint", dumps([finding.to_json() for finding in inspection.findings])),
+    ])
+
+
+
+def _breakpoint_stop(file: str, text: str, limits: Limits, line: int, svg: Path | None
+                     ) -> Any:
+    """`run --break LINE`: a debugger with a fixed script (the table, the graph, quit), or
+    None after saying that no statement starts at LINE."""
+    from autograd_cli.graph.recorder import GraphRecorder
+    from autograd_cli.tools.debugger import Debugger
+
+    script = ["table"] + ([f"graph {svg}"] if svg is not None else []) + ["quit"]
+    stopper = Debugger(text, display_name(file), GraphRecorder(), iter(script), sys.stdout,
+                       limits=limits, echo_commands=False, breakpoints={line},
+                       stops="breakpoints")
+    if line not in stopper.statement_lines:
+        say(f"agraph: error: --break {line}: no statement starts at line {line} of "
+             f"{display_name(file)}\n")
+        return None
+    return stopper
+
+
+
+def _graph_or_note(recorder: Any, bound: Bound, problems: list[ScriptError]) -> dict[str, Any]:
+    """The `graph` field of `run --json`: the model, or no nodes and a note saying why."""
+    from autograd_cli.graph import rendering
+
+    before = len(problems)
+    try:
+        graph = bounded(lambda: rendering.graph_dict(recorder, bound=bound), None, bound,
+                         problems)
+    except rendering.RenderError as error:
+        return {"nodes": [], "edges": [], "note": str(error)}
+    if graph is None:
+        return {"nodes": [], "edges": [], "note": f"not drawn: {problems[before].message}"}
+    return graph
+
+
+
+def _table_rows(variables: dict[str, Any], bound: Bound) -> list[dict[str, Any]]:
+    from autograd_cli.graph.report import table_rows
+
+    return table_rows(variables.items(), bound)
+
+
+
+def _print_table(rows: list[dict[str, Any]]) -> None:
+    from renderers.table import render_table
+
+    render_table(rows, sys.stdout, color=sys.stdout.isatty())

@@ -1,0 +1,105 @@
+"""Arithmetic: + - * / // % ** and negation as torch functions (`torch.add`, `t.mul_`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.operands import expect_tensor
+from engine.ops import arith
+from engine.registry import public
+from engine.tensor import Tensor
+
+# --- arithmetic ---------------------------------------------------------------------------------
+
+@public(method=True, inplace=True)
+def add(a: Any, b: Any, alpha: Any = 1) -> Tensor:
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    return arith.Add.apply(a, b) if alpha == 1 else arith.Add.apply(a, b, alpha=alpha)
+
+
+@public(method=True, inplace=True)
+def sub(a: Any, b: Any, alpha: Any = 1) -> Tensor:
+    if not isinstance(a, Tensor):
+        return rsub(b, a)
+    return arith.Sub.apply(a, b, alpha=alpha)
+
+
+@public
+def rsub(a: Tensor, b: Any) -> Tensor:
+    """`b - a` where b is a python number (a tensor b is an ordinary subtraction)."""
+    if isinstance(b, Tensor):
+        return arith.Sub.apply(b, a)
+    return arith.Rsub.apply(a, arith.as_tensor_operand(b))
+
+
+@public(method=True, inplace=True)
+def mul(a: Any, b: Any) -> Tensor:
+    if not isinstance(a, Tensor):
+        a, b = b, a
+    return arith.Mul.apply(a, b)
+
+
+multiply = public(mul, name="multiply")
+
+
+@public(method=True, inplace=True)
+def div(a: Any, b: Any, rounding_mode: str | None = None) -> Tensor:
+    if not isinstance(a, Tensor):
+        return rdiv(b, a)
+    return arith.Div.apply(a, b, rounding_mode=rounding_mode)
+
+
+divide = public(div, name="divide")
+true_divide = public(div, name="true_divide", method=True)
+
+
+@public(torch=False)
+def rdiv(a: Tensor, b: Any) -> Tensor:
+    """`b / a` for a python number b: PyTorch computes reciprocal(a) * b."""
+    if isinstance(b, Tensor):
+        return div(b, a)
+    return mul(reciprocal(a), arith.as_tensor_operand(b))
+
+
+@public(method=True)
+def floor_divide(a: Any, b: Any) -> Tensor:
+    return arith.Div.apply(a, arith.as_tensor_operand(b), rounding_mode="floor")
+
+
+@public(method=True)
+def remainder(a: Any, b: Any) -> Tensor:
+    return sub(a, mul(floor_divide(a, b), b))
+
+
+@public(method=True)
+def reciprocal(a: Tensor) -> Tensor:
+    return arith.Reciprocal.apply(a)
+
+
+@public(method=True, inplace=True)
+def neg(a: Tensor) -> Tensor:
+    return arith.Neg.apply(expect_tensor(a, "neg"))
+
+
+negative = public(neg, name="negative")
+
+
+@public(method=True, inplace=True)
+def pow(a: Any, exponent: Any) -> Tensor:  # noqa: A001 - torch.pow
+    if not isinstance(a, Tensor):
+        return rpow(exponent, a)
+    if isinstance(exponent, Tensor):
+        return arith.PowTensor.apply(a, exponent)
+    return arith.PowScalar.apply(a, exponent=arith.as_tensor_operand(exponent))
+
+
+@public(torch=False)
+def rpow(a: Tensor, base: Any) -> Tensor:
+    """`base ** a` for a python number base."""
+    return arith.RPow.apply(a, arith.as_tensor_operand(base))
+
+
+@public(method=True)
+def square(a: Tensor) -> Tensor:
+    return pow(a, 2)

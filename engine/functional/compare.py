@@ -1,0 +1,140 @@
+"""Comparisons and logic: eq/ne/lt/le/gt/ge, logical_*, isnan/isinf, equal, allclose,
+isclose, any/all and where."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from engine import budget, dtypes
+from engine.ops import pointwise
+from engine.registry import public
+from engine.tensor import Tensor, normalize_dim
+
+# --- comparisons (not differentiable) ----------------------------------------------------------
+
+def _compare(a: Any, b: Any, op: Any) -> Tensor:
+    left = a.array if isinstance(a, Tensor) else _operand(a, b, op)
+    right = b.array if isinstance(b, Tensor) else _operand(b, a, op)
+    if left.__class__ is np.ndarray and right.__class__ is np.ndarray and (
+            left.shape != right.shape):
+        budget.check_broadcast((left.shape, right.shape), 1)  # a bool result, maybe far bigger
+    return _fresh(np.asarray(op(left, right)))
+
+
+def _fresh(array: np.ndarray) -> Tensor:
+    """A tensor over a new array made here rather than by a Function: after a big one the
+    memory in use is measured again, as Function.apply does."""
+    if array.nbytes >= budget.LARGE:
+        budget.check_in_use()
+    return Tensor._wrap(array)
+
+
+# the comparisons of two operands: torch name -> (numpy function, whether it is a Tensor
+# method too); each is torch.NAME, and engine/functional/methods.py makes t.NAME(other)
+COMPARISONS: dict[str, tuple[Any, bool]] = {
+    "eq": (np.equal, True), "ne": (np.not_equal, True), "lt": (np.less, True),
+    "le": (np.less_equal, True), "gt": (np.greater, True), "ge": (np.greater_equal, True),
+    "logical_and": (np.logical_and, False), "logical_or": (np.logical_or, False),
+}
+_COMPARE_NAMES = {op: name for name, (op, _) in COMPARISONS.items()}  # for PyTorch's messages
+
+
+def _operand(value: Any, other: Any, op: Any) -> Any:
+    """A comparison's operand that is not a tensor: a python number (torch's Number); torch's
+    argument parser refuses anything else (None, a str, a list)."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    got = ", ".join(type(x).__name__ for x in (other, value))
+    raise TypeError(f"{_COMPARE_NAMES.get(op, 'eq')}() received an invalid combination of "
+                    f"arguments - got ({got}), but expected one of:\n"
+                    " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                    " * (Tensor input, Number other, *, Tensor out = None)\n")
+
+
+@public(method=True)
+def logical_not(a: Tensor) -> Tensor:
+    return _fresh(np.logical_not(a.array) if a.array.dtype == np.bool_ else ~a.array)
+
+
+@public(method=True)
+def isnan(a: Tensor) -> Tensor:
+    return _fresh(np.isnan(a.array))
+
+
+@public(method=True)
+def isinf(a: Tensor) -> Tensor:
+    return _fresh(np.isinf(a.array))
+
+
+@public(method=True)
+def equal(a: Tensor, b: Tensor) -> bool:
+    return a.shape_tuple == b.shape_tuple and bool(np.array_equal(a.array, b.array))
+
+
+@public(method=True)
+def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
+    # numpy makes a few arrays of the broadcast shape on the way (|a - b|, a tolerance each)
+    itemsize = builtins.max(a.array.itemsize, b.array.itemsize)
+    budget.check_broadcast((a.shape_tuple, b.shape_tuple), ALLCLOSE_TEMPORARIES * itemsize)
+    return bool(np.allclose(a.array, b.array, rtol=rtol, atol=atol))
+
+
+ALLCLOSE_TEMPORARIES = 3
+
+
+def _bool_reduce(reduce_fn: Any, a: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    if dim is None or a.ndim == 0:
+        if dim is not None:
+            for d in dim if isinstance(dim, (tuple, list)) else (dim,):
+                normalize_dim(d, 0)
+        result = reduce_fn(a.array)
+        if keepdim and dim is None:
+            result = np.reshape(result, (1,) * a.ndim)
+        return Tensor._wrap(np.asarray(result))
+    dims = tuple(normalize_dim(d, a.ndim) for d in (dim if isinstance(dim, (tuple, list))
+                                                     else (dim,)))
+    return Tensor._wrap(np.asarray(reduce_fn(a.array, axis=dims, keepdims=keepdim)))
+
+
+@public(method=True)
+def any(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return _bool_reduce(np.any, a, dim, keepdim)
+
+
+@public(method=True)
+def all(a: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return _bool_reduce(np.all, a, dim, keepdim)
+
+
+@public(method=True)
+def isclose(a: Tensor, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    other = b.array if isinstance(b, Tensor) else np.asarray(b)
+    if isinstance(b, Tensor) and a.array.dtype != other.dtype:
+        raise RuntimeError(f"{dtypes.of_array(a.array)} did not match "
+                           f"{dtypes.of_array(other)}")
+    budget.check_broadcast((a.shape_tuple, tuple(other.shape)),
+                           ALLCLOSE_TEMPORARIES * a.array.itemsize)
+    return Tensor._wrap(np.asarray(np.isclose(a.array, other, rtol=rtol, atol=atol,
+                                              equal_nan=equal_nan)))
+
+
+@public(method=True)
+def where(condition: Tensor, a: Any, b: Any) -> Tensor:
+    return pointwise.where(condition, a, b)
+
+
+def _comparison(name: str, op: Any) -> Callable[[Any, Any], Tensor]:
+    def function(a: Any, b: Any) -> Tensor:
+        return _compare(a, b, op)
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+for _name, (_op, _method) in COMPARISONS.items():
+    public(_comparison(_name, _op), method=_method)

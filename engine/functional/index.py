@@ -1,0 +1,243 @@
+"""Picking by index or mask: gather, index_select, masked_fill, sort/argsort/topk, scatter,
+scatter_add, index_add, take, masked_select, nonzero/argwhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine import budget
+from engine.functional.reduce import ReturnTypes
+from engine.ops import selection
+from engine.ops import shape as shape_ops
+from engine.ops.index import slice_along
+from engine.registry import public
+from engine.tensor import Tensor, normalize_dim
+
+
+def _index_array(index: Any, name: str) -> np.ndarray:
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{name}(): argument 'index' must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index.array.dtype != np.int64:
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    return index.array
+
+
+@public(method=True)
+def gather(a: Tensor, dim: int, index: Any) -> Tensor:
+    d = normalize_dim(dim, a.ndim)
+    array = _index_array(index, "gather")
+    if array.ndim != a.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                           "tensor")
+    for axis, (size, limit) in enumerate(zip(array.shape, a.shape_tuple, strict=True)):
+        if axis != d and size > limit:
+            raise RuntimeError(f"Size does not match at dimension {axis} expected index "
+                               f"{list(array.shape)} to be smaller than self "
+                               f"{list(a.shape_tuple)} apart from dimension {d}")
+    bad = array[(array < 0) | (array >= a.shape_tuple[d])]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.flat[0])} is out of bounds for dimension {d} with "
+                           f"size {a.shape_tuple[d]}")
+    return selection.Gather.apply(a, dim=d, index=array)
+
+
+@public(method=True)
+def index_select(a: Tensor, dim: int, index: Any) -> Tensor:
+    d = normalize_dim(dim, a.ndim)
+    if not isinstance(index, Tensor) or index.array.dtype.kind not in "iu":
+        raise RuntimeError("index_select(): Expected dtype int32/int64 for index")
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    array = index.array.reshape(-1).astype(np.int64)
+    size = a.shape_tuple[d] if a.ndim else 1
+    bad = array[(array < 0) | (array >= size)]
+    if bad.size:
+        raise IndexError("index out of range in self")
+    shape = a.shape_tuple
+    if shape and array.size > shape[d]:  # a long index makes a result bigger than `a`
+        budget.check_shape(shape[:d] + (array.size,) + shape[d + 1:], a.array.itemsize)
+    return selection.IndexSelect.apply(a, dim=d, index=array)
+
+
+@public(method=True, inplace=True)
+def masked_fill(a: Tensor, mask: Any, value: Any) -> Tensor:
+    if not isinstance(mask, Tensor) or mask.array.dtype != np.bool_:
+        kind = mask.dtype if isinstance(mask, Tensor) else type(mask).__name__
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{str(kind).replace('torch.', '')}")
+    try:
+        mask_array = np.broadcast_to(mask.array, a.shape_tuple)
+    except ValueError:
+        raise RuntimeError(f"The size of tensor a ({a.shape_tuple[-1] if a.ndim else 1}) must "
+                           f"match the size of tensor b ({mask.shape_tuple[-1]}) at "
+                           f"non-singleton dimension {a.ndim - 1}") from None
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value.ndim} dimension(s).")
+        return pointwise_masked_fill(a, value, mask_array)
+    return selection.MaskedFill.apply(a, value, mask=mask_array)
+
+
+@public(torch=False)
+def pointwise_masked_fill(a: Tensor, value: Tensor, mask: np.ndarray) -> Tensor:
+    return selection.MaskedFillTensor.apply(a, value.to(a.dtype) if value.dtype is not a.dtype
+                                            else value, mask=mask)
+
+
+def _sorted_result(a: Tensor, dim: int, indices: np.ndarray, kind: str) -> Any:
+
+    values = selection.values_of(a, dim, indices, topk=kind == "topk")
+    result = ReturnTypes((values, Tensor._wrap(indices)))
+    result.kind = kind
+    return result
+
+
+@public(method=True)
+def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+    d = normalize_dim(dim, a.ndim)
+    return _sorted_result(a, d, selection.sorted_indices(a.array, d, descending), "sort")
+
+
+@public(method=True)
+def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False
+            ) -> Tensor:
+    d = normalize_dim(dim, a.ndim)
+    return Tensor._wrap(selection.sorted_indices(a.array, d, descending))
+
+
+@public(method=True)
+def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True  # noqa: A002
+         ) -> Any:
+    d = normalize_dim(dim, a.ndim)
+    size = a.shape_tuple[d] if a.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    indices = selection.topk_indices(a.array, d, k, largest, sorted)
+    return _sorted_result(a, d, indices, "topk")
+
+
+# --- indexing ------------------------------------------------------------------------------------
+
+def _check_scatter(a: Tensor, d: int, index: np.ndarray, src: Tensor | None, name: str) -> None:
+    if index.ndim != a.ndim and index.size:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self "
+                           "tensor")
+    for axis, size in enumerate(index.shape):
+        if axis != d and size > a.shape_tuple[axis]:
+            raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self "
+                               f"{list(a.shape_tuple)} apart from dimension {d}")
+        if src is not None and size > src.shape_tuple[axis]:
+            raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than src "
+                               f"{list(src.shape_tuple)}")
+    bad = index[(index < 0) | (index >= a.shape_tuple[d])]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.flat[0])} is out of bounds for dimension {d} with "
+                           f"size {a.shape_tuple[d]}")
+
+
+@public(method=True, inplace=True)
+def scatter(a: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
+            reduce: Any = None) -> Tensor:
+    from engine.ops import selection
+
+    if reduce is not None:
+        raise NotImplementedError("scatter with reduce= is not supported by agraph")
+    d = normalize_dim(dim, a.ndim)
+    array = _index_array(index, "scatter")
+    if src is None:
+        src = value
+    if isinstance(src, Tensor):
+        _check_scatter(a, d, array, src, "scatter")
+        block = src.array[tuple(slice(0, n) for n in array.shape)]
+        if block.shape != src.shape_tuple:
+            src = _slice_block(src, array.shape)
+        if src.dtype is not a.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        return selection.Scatter.apply(a, src, dim=d, index=array)
+    _check_scatter(a, d, array, None, "scatter")
+    return selection.ScatterValue.apply(a, dim=d, index=array, value=src)
+
+
+def _slice_block(src: Tensor, shape: tuple[int, ...]) -> Tensor:
+    for axis, size in enumerate(shape):
+        if size != src.shape_tuple[axis]:
+            src = slice_along(src, axis, slice(0, size))
+    return src
+
+
+@public(method=True, inplace=True)
+def scatter_add(a: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
+    d = normalize_dim(dim, a.ndim)
+    array = _index_array(index, "scatter_add")
+    _check_scatter(a, d, array, src, "scatter_add")
+    if src.dtype is not a.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    return selection.ScatterAdd.apply(a, src, dim=d, index=array)
+
+
+@public(method=True, inplace=True)
+def index_add(a: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    d = normalize_dim(dim, a.ndim)
+    if not isinstance(index, Tensor) or index.array.dtype.kind not in "iu":
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index")
+    array = index.array.reshape(-1).astype(np.int64)
+    size = a.shape_tuple[d] if a.ndim else 1
+    if source.ndim and source.shape_tuple[d] != array.size:
+        raise RuntimeError("index_add_(): Number of indices (" f"{array.size}) should be equal "
+                           f"to source.size(dim) ({source.shape_tuple[d]})")
+    bad = array[(array < 0) | (array >= size)]
+    if bad.size:
+        raise IndexError("index out of range in self")
+    if source.dtype is not a.dtype:
+        raise RuntimeError(f"index_add_(): self ({a.dtype.legacy_name.removesuffix('Tensor')}) "
+                           f"and source ({source.dtype.legacy_name.removesuffix('Tensor')}) "
+                           "must have the same scalar type")
+    return selection.IndexAdd.apply(a, source, dim=d, index=array, alpha=alpha)
+
+
+@public(method=True)
+def take(a: Tensor, index: Any) -> Tensor:
+    array = _index_array(index, "take")
+    size = a.numel()
+    bad = array[(array < -size) | (array >= size)]
+    if bad.size:
+        raise IndexError(f"out of range: tried to access index {int(bad.flat[0])} on a tensor of "
+                         f"{size} elements.")
+    return selection.Take.apply(a, index=np.where(array < 0, array + size, array))
+
+
+@public(method=True)
+def masked_select(a: Tensor, mask: Any) -> Tensor:
+    if not isinstance(mask, Tensor) or mask.array.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    shape = np.broadcast_shapes(a.shape_tuple, mask.shape_tuple)
+    if shape != a.shape_tuple:
+        a = shape_ops.expand(a, shape)
+    return selection.MaskedSelect.apply(a, mask=np.broadcast_to(mask.array, shape))
+
+
+@public(method=True)
+def nonzero(a: Tensor, *, as_tuple: bool = False) -> Any:
+    if a.ndim:  # an int64 index per dim of each nonzero element: more bytes than the tensor
+        count = int(np.count_nonzero(a.array))
+        budget.check_shape((count, a.ndim), 8)
+        budget.check_bytes(2 * count * a.ndim * 8, f"nonzero() of a tensor of shape "
+                           f"{list(a.shape_tuple)} makes {a.ndim} index arrays of {count} "
+                           "elements, then stacks them")
+    found = np.nonzero(a.array) if a.ndim else (np.zeros(int(bool(a.array)), np.int64),)
+    if as_tuple:
+        return tuple(Tensor._wrap(np.asarray(i, dtype=np.int64)) for i in found)
+    if a.ndim == 0:
+        return Tensor._wrap(np.zeros((int(bool(a.array)), 0), dtype=np.int64))
+    if a.ndim == 1:  # a view of the one index array: no copy of a possibly big result
+        return Tensor._wrap(found[0].astype(np.int64, copy=False)[:, None])
+    return Tensor._wrap(np.stack(found, axis=1).astype(np.int64, copy=False))
+
+
+@public(method=True)
+def argwhere(a: Tensor) -> Tensor:
+    return nonzero(a)

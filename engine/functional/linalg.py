@@ -1,0 +1,301 @@
+"""Matrix products and matrix-shaped functions: matmul/mm/mv/dot/bmm/addmm, outer, diag,
+diagonal, trace, tril/triu, cross, kron, einsum, and the torch.linalg namespace."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from engine import budget
+from engine.functional.arith import mul
+from engine.functional.reduce import norm
+from engine.operands import broadcast_error, expect_tensor
+from engine.ops import linalg as products
+from engine.ops import matrix
+from engine.ops import shape as shape_ops
+from engine.ops.shape import (
+    UnsafeView,
+    expand,
+    reshape,
+    unsqueeze,
+    view_of,
+)
+from engine.registry import public
+from engine.tensor import Tensor, normalize_dim
+
+
+@public(method=True)
+def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002 - PyTorch's keywords
+    """torch.matmul, decomposed into the ops PyTorch itself records (dot, mm, mv, bmm)."""
+    a, b = expect_tensor(input, "matmul"), expect_tensor(other, "matmul")
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a.ndim}D and {b.ndim}D")
+    if a.ndim <= 2 and b.ndim <= 2:
+        if a.ndim == 1 and b.ndim == 1:
+            return dot(a, b)
+        if a.ndim == 2 and b.ndim == 1:
+            return mv(a, b)
+        if a.ndim == 1:
+            product = mm(unsqueeze(a, 0), b)
+            return view_of(product, shape_ops.SqueezeInplaceDim.apply(product, dims=(0,)))
+        return mm(a, b)
+    if a.ndim >= 3 and b.ndim <= 2:  # fold a's batch dims into the rows of one mm / mv
+        rows = reshape(a, -1, a.shape_tuple[-1])
+        product = mv(rows, b) if b.ndim == 1 else mm(rows, b)
+        shape = a.shape_tuple[:-1] + b.shape_tuple[1:]
+        return UnsafeView.apply(product, shape=shape, array=product.array.reshape(shape))
+    left = unsqueeze(a, 0) if a.ndim == 1 else a
+    right = unsqueeze(b, -1) if b.ndim == 1 else b
+    (n, m), (m2, p) = left.shape_tuple[-2:], right.shape_tuple[-2:]
+    try:
+        batch = np.broadcast_shapes(left.shape_tuple[:-2], right.shape_tuple[:-2])
+    except ValueError:
+        raise broadcast_error(left.shape_tuple[:-2], right.shape_tuple[:-2]) from None
+    left = reshape(expand(left, batch + (n, m)), -1, n, m)
+    right = reshape(expand(right, batch + (m2, p)), -1, m2, p)
+    product = products.Bmm.apply(left, right)
+    shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    return UnsafeView.apply(product, shape=shape, array=product.array.reshape(shape))
+
+
+@public(method=True)
+def mm(a: Any, b: Any = None) -> Tensor:
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        got = ", ".join(type(x).__name__ for x in (a, b) if x is not None)
+        raise TypeError(f"mm() received an invalid combination of arguments - got ({got}), but "
+                        "expected one of:\n * (Tensor input, Tensor mat2, *, Tensor out = None)")
+    return products.Mm.apply(a, b)
+
+
+@public(method=True)
+def mv(a: Tensor, v: Tensor) -> Tensor:
+    return products.Mv.apply(expect_tensor(a, "mv"), expect_tensor(v, "mv"))
+
+
+@public(method=True)
+def dot(a: Tensor, b: Tensor) -> Tensor:
+    return products.Dot.apply(expect_tensor(a, "dot"), expect_tensor(b, "dot"))
+
+
+@public(method=True)
+def bmm(a: Tensor, b: Tensor) -> Tensor:
+    a, b = expect_tensor(a, "bmm"), expect_tensor(b, "bmm")
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else
+                           "batch2 must be a 3D tensor")
+    return products.Bmm.apply(a, b)
+
+
+@public
+def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    return products.Addmm.apply(bias, a, b)
+
+
+# --- matrices ------------------------------------------------------------------------------------
+
+@public(method=True, inplace=True)
+def tril(a: Tensor, diagonal: int = 0) -> Tensor:
+    return matrix.Tril.apply(expect_tensor(a, "tril"), diagonal=diagonal)
+
+
+@public(method=True, inplace=True)
+def triu(a: Tensor, diagonal: int = 0) -> Tensor:
+    return matrix.Triu.apply(expect_tensor(a, "triu"), diagonal=diagonal)
+
+
+@public(method=True)
+def outer(a: Tensor, b: Tensor) -> Tensor:
+    """torch: self.reshape({-1, 1}) * vec2."""
+
+    a, b = expect_tensor(a, "outer"), expect_tensor(b, "outer")
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {a.ndim}-D" if a.ndim
+                           != 1 else f"outer: Expected 1-D argument vec2, but got {b.ndim}-D")
+    budget.check_shape((a.numel(), b.numel()), max(a.array.itemsize, b.array.itemsize))
+    return mul(shape_ops.reshape(a, -1, 1), b)
+
+
+ger = public(outer, name="ger", method=True)
+
+
+@public(method=True)
+def diag(a: Tensor, diagonal: int = 0) -> Tensor:
+    a = expect_tensor(a, "diag")
+    if a.ndim == 1:
+        size = a.numel() + builtins.abs(diagonal)
+        budget.check_shape((size, size), a.array.itemsize)
+        return matrix.DiagEmbed.apply(a, offset=diagonal)
+    if a.ndim != 2:
+        raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " f"{a.ndim}D")
+    return matrix.DiagonalCopy.apply(a, offset=diagonal, dim1=0, dim2=1)
+
+
+@public(method=True)
+def diagonal(a: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    a = expect_tensor(a, "diagonal")
+    d1, d2 = normalize_dim(dim1, a.ndim), normalize_dim(dim2, a.ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return shape_ops.view_of(a, matrix.Diagonal.apply(a, offset=offset, dim1=d1, dim2=d2))
+
+
+@public(method=True)
+def trace(a: Tensor) -> Tensor:
+    return matrix.Trace.apply(expect_tensor(a, "trace"))
+
+
+@public(method=True)
+def cross(a: Tensor, other: Tensor, dim: Any = None) -> Tensor:
+    if a.shape_tuple != other.shape_tuple and a.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if dim is None:
+        import warnings
+
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
+                      "Please either pass the dim explicitly or simply use torch.linalg.cross."
+                      "\nThe default value of dim will change to agree with that of "
+                      "linalg.cross in a future release.", UserWarning, stacklevel=3)
+        dim = next(i for i, n in enumerate(a.shape_tuple) if n == 3)
+    d = normalize_dim(dim, a.ndim)
+    if a.shape_tuple[d] != 3 or other.shape_tuple[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {d} must have length 3. Got "
+                           f"{a.shape_tuple[d]} and {other.shape_tuple[d]}")
+    return matrix.LinalgCross.apply(a, other, dim=d)
+
+
+@public(method=True)
+def kron(a: Tensor, b: Tensor) -> Tensor:
+    """torch: a and b viewed with interleaved unit dims, multiplied, viewed back."""
+
+    ndim = builtins.max(a.ndim, b.ndim)
+    sa = (1,) * (ndim - a.ndim) + a.shape_tuple
+    sb = (1,) * (ndim - b.ndim) + b.shape_tuple
+    shape = tuple(x * y for x, y in zip(sa, sb, strict=True))
+    budget.check_shape(shape, builtins.max(a.array.itemsize, b.array.itemsize))
+    left = shape_ops.reshape(a, *[n for x in sa for n in (x, 1)])
+    right = shape_ops.reshape(b, *[n for y in sb for n in (1, y)])
+    product = mul(left, right)
+    return shape_ops.UnsafeView.apply(product, shape=shape, array=product.array.reshape(shape))
+
+
+# --- einsum --------------------------------------------------------------------------------------
+
+def _einsum_terms(equation: str, operands: list[Tensor]) -> tuple[list[str], str]:
+    equation = equation.replace(" ", "")
+    left, arrow, right = equation.partition("->")
+    terms = left.split(",")
+    if len(terms) != len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation" if len(operands) > len(terms) else
+                           "einsum(): fewer operands were provided than specified in the "
+                           "equation")
+    used = set(equation) - set(".,->")
+    spare = iter(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch not in used)
+    ellipsis_letters = ""
+    width = builtins.max((op.ndim - len(term.replace("...", "")) for term, op in
+                          zip(terms, operands, strict=True) if "..." in term), default=0)
+    if width:
+        ellipsis_letters = "".join(next(spare) for _ in range(width))
+    resolved = []
+    for index, (term, op) in enumerate(zip(terms, operands, strict=True)):
+        for ch in term.replace("...", ""):
+            if not ch.isalpha():
+                raise RuntimeError(f"einsum(): invalid subscript given at index "
+                                   f"{equation.index(ch)} in the equation string, subscripts "
+                                   "must be in [a-zA-Z]")
+        if "..." in term:
+            count = op.ndim - len(term.replace("...", ""))
+            term = term.replace("...", ellipsis_letters[width - count:] if count else "")
+        elif len(term) != op.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation "
+                               f"({len(term)}) does not match the number of dimensions "
+                               f"({op.ndim}) for operand {index} and no ellipsis was given")
+        resolved.append(term)
+    if arrow:
+        output = right.replace("...", ellipsis_letters)
+        for ch in output:
+            if ch not in "".join(resolved):
+                raise RuntimeError(f"einsum(): output subscript {ch} does not appear in the "
+                                   "equation for any input operand")
+    else:
+        counts: dict[str, int] = {}
+        for term in resolved:
+            for ch in term:
+                counts[ch] = counts.get(ch, 0) + 1
+        output = ellipsis_letters + "".join(sorted(ch for ch, n in counts.items()
+                                                   if n == 1 and ch not in ellipsis_letters))
+    return resolved, output
+
+
+@public
+def einsum(equation: str, *operands: Any) -> Tensor:
+    if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
+        operands = tuple(operands[0])
+    tensors = [expect_tensor(op, "einsum") for op in operands]
+    terms, output = _einsum_terms(equation, tensors)
+    sizes: dict[str, int] = {}
+    for index, (term, t) in enumerate(zip(terms, tensors, strict=True)):
+        for ch, size in zip(term, t.shape_tuple, strict=True):
+            seen = sizes.get(ch)
+            if seen is not None and seen != size and 1 not in (seen, size):
+                raise RuntimeError(f"einsum(): subscript {ch} has size {size} for operand "
+                                   f"{index} which does not broadcast with previously seen "
+                                   f"size {seen}")
+            sizes[ch] = size if seen is None or seen == 1 else seen
+    expanded = []
+    for term, t in zip(terms, tensors, strict=True):
+        target = tuple(sizes[ch] for ch in term)
+        expanded.append(t if t.shape_tuple == target else shape_ops.expand(t, target))
+    budget.check_shape([sizes[ch] for ch in output], 8)
+    summed = set("".join(terms)) - set(output)
+    if len(tensors) == 1:
+        name = "SumBackward1" if summed else "PermuteBackward0"
+    else:
+        name = "ViewBackward0" if summed else "MulBackward0"
+    return matrix.Einsum.apply(*expanded, inputs=tuple(terms), output=output, name=name)
+
+
+# --- torch.linalg --------------------------------------------------------------------------------
+
+@public(torch=False)
+def vector_norm(a: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,  # noqa: A002
+                *, dtype: Any = None) -> Tensor:
+
+    return norm(a, p=ord, dim=dim, keepdim=keepdim)
+
+
+@public(torch=False)
+def linalg_norm(a: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,  # noqa: A002
+                *, dtype: Any = None) -> Tensor:
+    if ord is None or (isinstance(dim, int) or (isinstance(dim, (tuple, list)) and len(dim) == 1)
+                       or (dim is None and a.ndim == 1 and ord is not None
+                           and not isinstance(ord, str))):
+        if dim is None and ord is not None and a.ndim != 1:
+            raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input "
+                               f"must be 1D or 2D. Got {a.ndim}D.")
+        return vector_norm(a, 2 if ord is None else ord, dim, keepdim)
+    if ord == "fro" and (dim is None or len(dim) == 2):
+        return vector_norm(a, 2, dim, keepdim)
+    raise NotImplementedError(f"torch.linalg.norm with ord={ord!r} (a matrix norm) is not "
+                              "supported by agraph")
+
+
+class LinalgNamespace:
+    """`torch.linalg`: the functions agraph has, reached by attribute."""
+
+    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "cross"})
+    norm = staticmethod(linalg_norm)
+    vector_norm = staticmethod(vector_norm)
+
+    @staticmethod
+    def cross(a: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
+        return cross(a, other, dim=dim)
+
+    def __repr__(self) -> str:
+        return "<module 'torch.linalg'>"
+
+
+linalg = LinalgNamespace()

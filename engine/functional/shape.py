@@ -1,0 +1,187 @@
+"""Reshaping and joining beyond engine/ops/shape.py's views: roll, tile, repeat_interleave,
+narrow, movedim/swapaxes, hstack/vstack/column_stack, broadcast_to, meshgrid."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+from engine import budget
+from engine.operands import expect_tensor
+from engine.ops import shape as shape_ops
+from engine.ops.index import slice_along
+from engine.registry import public
+from engine.tensor import Tensor, normalize_dim
+
+
+@public(method=True)
+def roll(a: Tensor, shifts: Any, dims: Any = None) -> Tensor:
+    shift_list = tuple(shifts) if isinstance(shifts, (tuple, list)) else (int(shifts),)
+    if dims is None:
+        if len(shift_list) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shift_list)}, "
+                               "dims:0")
+        return shape_ops.Roll.apply(a, shifts=shift_list, dims=())
+    dim_list = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if len(dim_list) != len(shift_list):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shift_list)}, "
+                           f"dims:{len(dim_list)}")
+    normalized = tuple(normalize_dim(d, a.ndim) for d in dim_list)
+    return shape_ops.Roll.apply(a, shifts=shift_list, dims=normalized)
+
+
+@public(method=True)
+def tile(a: Tensor, dims: Any, *more: Any) -> Tensor:
+    reps = (dims, *more) if more else tuple(dims) if isinstance(dims, (tuple, list)) else (
+        dims,)
+    reps = (1,) * builtins.max(0, a.ndim - len(reps)) + tuple(int(r) for r in reps)
+    return shape_ops.repeat(a, *reps)
+
+
+@public(method=True)
+def repeat_interleave(a: Tensor, repeats: Any, dim: Any = None, *,
+                      output_size: Any = None) -> Tensor:
+    """Integer repeats: torch unsqueezes, expands, clones and flattens (ViewBackward0)."""
+    if isinstance(repeats, Tensor):
+        if repeats.numel() != 1:
+            raise NotImplementedError("repeat_interleave with a tensor of repeats is not "
+                                      "supported by agraph (use an int)")
+        repeats = int(repeats.item())
+    if repeats < 0:
+        raise RuntimeError("repeats can not be negative")
+    if dim is None:
+        a = shape_ops.flatten(a)
+        d = 0
+    else:
+        d = normalize_dim(dim, a.ndim)
+    shape = list(a.shape_tuple)
+    if a.ndim == 0:
+        a = shape_ops.reshape(a, 1)
+        shape = [1]
+    shape.insert(d + 1, repeats)
+    budget.check_shape(shape, a.array.itemsize)
+    expanded = shape_ops.expand(shape_ops.unsqueeze(a, d + 1), *shape)
+    return shape_ops.flatten(shape_ops.clone(expanded), d, d + 1)
+
+
+@public(method=True)
+def narrow(a: Tensor, dim: int, start: Any, length: int) -> Tensor:
+    a = expect_tensor(a, "narrow")
+    if a.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = normalize_dim(dim, a.ndim)
+    start = int(start.item()) if isinstance(start, Tensor) else int(start)
+    size = a.shape_tuple[d]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if start < 0:
+        start += size
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
+    return slice_along(a, d, slice(start, start + length))
+
+
+@public(method=True)
+def movedim(a: Tensor, source: Any, destination: Any) -> Tensor:
+    src = tuple(source) if isinstance(source, (tuple, list)) else (source,)
+    dst = tuple(destination) if isinstance(destination, (tuple, list)) else (destination,)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} "
+                           f"dims) should contain the same number of dims as destination "
+                           f"({list(dst)} dims)")
+    src = tuple(normalize_dim(d, a.ndim) for d in src)
+    dst = tuple(normalize_dim(d, a.ndim) for d in dst)
+    order = [d for d in range(a.ndim) if d not in src]
+    perm = [-1] * a.ndim
+    for s, d in zip(src, dst, strict=True):
+        perm[d] = s
+    rest = iter(order)
+    perm = [p if p != -1 else next(rest) for p in perm]
+    return shape_ops.permute(a, *perm)
+
+
+moveaxis = public(movedim, name="moveaxis", method=True)
+
+
+@public(method=True)
+def swapaxes(a: Tensor, axis0: int, axis1: int) -> Tensor:
+    return shape_ops.transpose(a, axis0, axis1)
+
+
+swapdims = public(swapaxes, name="swapdims", method=True)
+
+
+def _atleast(tensors: Any, ndim: int, name: str) -> list[Tensor]:
+    items = list(tensors)
+    if not items:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    out = []
+    for t in items:
+        if ndim == 1 and t.ndim == 0:
+            t = shape_ops.reshape(t, 1)
+        elif ndim == 2 and t.ndim < 2:
+            t = shape_ops.reshape(t, 1, -1) if t.ndim == 1 else shape_ops.reshape(t, 1, 1)
+        out.append(t)
+    return out
+
+
+@public
+def hstack(tensors: Any) -> Tensor:
+    items = _atleast(tensors, 1, "hstack")
+    return shape_ops.cat(items, 0 if items[0].ndim == 1 else 1)
+
+
+@public
+def vstack(tensors: Any) -> Tensor:
+    return shape_ops.cat(_atleast(tensors, 2, "vstack"), 0)
+
+
+row_stack = public(vstack, name="row_stack")
+
+
+@public
+def column_stack(tensors: Any) -> Tensor:
+    items = list(tensors)
+    if not items:
+        raise RuntimeError("column_stack expects a non-empty TensorList")
+    columns = [shape_ops.reshape(t, t.numel(), 1) if t.ndim <= 1 else t for t in items]
+    return shape_ops.cat(columns, 1)
+
+
+@public(method=True)
+def broadcast_to(a: Tensor, size: Any) -> Tensor:
+    return shape_ops.expand(a, tuple(size))
+
+
+@public
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings
+
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument.", UserWarning, stacklevel=3)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but '
+                           f"received: {indexing}")
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {t}")
+    items = [shape_ops.reshape(t, -1) if t.ndim == 0 else t for t in tensors]
+    swap = indexing == "xy" and len(items) >= 2
+    if swap:
+        items[0], items[1] = items[1], items[0]
+    shape = tuple(t.numel() for t in items)
+    grids = []
+    for i, t in enumerate(items):
+        view_shape = [1] * len(items)
+        view_shape[i] = -1
+        grids.append(shape_ops.expand(shape_ops.view(t, *view_shape), *shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)

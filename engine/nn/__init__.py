@@ -1,0 +1,40 @@
+"""`torch.nn`, one module per family: module.py (nn.Module), layers.py, activation.py, loss.py,
+container.py, functional.py (nn.functional), init.py (nn.init) and utils.py (nn.utils).
+
+`NN` and `FUNCTIONAL` are what a program reaches as `torch.nn` and `torch.nn.functional`:
+every public Module class and function of the families, gathered here.
+"""
+
+from __future__ import annotations
+
+from types import FunctionType, ModuleType
+from typing import Any
+
+from engine import functional as F
+from engine.nn import activation, container, functional, init, layers, loss
+from engine.nn.module import Module
+from engine.ops.norm import embedding, layer_norm
+from engine.tensor import Parameter
+
+
+def _defined(module: ModuleType, kind: type) -> dict[str, Any]:
+    """The public objects of `kind` that `module` defines (not those it imports)."""
+    return {name: value for name, value in vars(module).items()
+            if isinstance(value, kind) and not name.startswith("_")
+            and getattr(value, "__module__", None) == module.__name__}
+
+
+def _classes(module: ModuleType) -> dict[str, Any]:
+    return {name: value for name, value in _defined(module, type).items()
+            if issubclass(value, Module)}
+
+
+NN: dict[str, Any] = {"Module": Module, "Parameter": Parameter, "init": init.init}
+for _family in (layers, activation, loss, container):
+    NN.update(_classes(_family))
+
+FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
+                              "embedding": embedding,
+                              "cosine_similarity": F.cosine_similarity}
+for _family in (functional, loss):
+    FUNCTIONAL.update(_defined(_family, FunctionType))

@@ -1,0 +1,200 @@
+"""The activation modules (`nn.ReLU`, `nn.GELU`, `nn.Softmax`, ...), each over its function in
+engine/nn/functional.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import functional as F
+from engine.nn.functional import (
+    celu,
+    elu,
+    gelu,
+    hardtanh,
+    leaky_relu,
+    log_softmax,
+    logsigmoid,
+    relu,
+    selu,
+    silu,
+    softmax,
+    softplus,
+    softsign,
+    tanhshrink,
+)
+from engine.nn.module import Module
+from engine.tensor import Tensor
+
+
+class ReLU(Module):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"inplace"}
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Sigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.sigmoid(input)
+
+
+class Tanh(Module):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.tanh(input)
+
+
+class Softmax(Module):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"dim"}
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return softmax(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Softmax):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return log_softmax(input, self.dim)
+
+
+class _Activation(Module):
+    """A module calling one activation with its stored arguments; repr as torch's."""
+
+    function: Any = None
+    arguments: tuple[str, ...] = ()
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return type(self).function(input, **{name: getattr(self, name)  # type: ignore[misc]
+                                             for name in self.arguments})
+
+
+class GELU(_Activation):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"approximate"}
+    function = staticmethod(gelu)
+    arguments = ("approximate",)
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"
+
+
+class ELU(_Activation):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"alpha", "inplace"}
+    function = staticmethod(elu)
+    arguments = ("alpha", "inplace")
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}{', inplace=True' if self.inplace else ''}"
+
+
+class CELU(ELU):
+    function = staticmethod(celu)
+
+
+class SELU(_Activation):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"inplace"}
+    function = staticmethod(selu)
+    arguments = ("inplace",)
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class SiLU(SELU):
+    function = staticmethod(silu)
+
+
+class LeakyReLU(_Activation):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"negative_slope", "inplace"}
+    function = staticmethod(leaky_relu)
+    arguments = ("negative_slope", "inplace")
+
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self.negative_slope}{', inplace=True' if self.inplace else ''}"
+
+
+class Softplus(_Activation):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"beta", "threshold"}
+    function = staticmethod(softplus)
+    arguments = ("beta", "threshold")
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class Hardtanh(_Activation):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"min_val", "max_val", "inplace"}
+    function = staticmethod(hardtanh)
+    arguments = ("min_val", "max_val", "inplace")
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False
+                 ) -> None:
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        if max_val <= min_val:
+            raise AssertionError()
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"min_val={self.min_val}, max_val={self.max_val}{inplace}"
+
+
+class ReLU6(Hardtanh):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class _Plain(_Activation):
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class LogSigmoid(_Plain):
+    function = staticmethod(logsigmoid)
+
+
+class Softsign(_Plain):
+    function = staticmethod(softsign)
+
+
+class Tanhshrink(_Plain):
+    function = staticmethod(tanhshrink)

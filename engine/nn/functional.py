@@ -1,0 +1,213 @@
+"""`torch.nn.functional` beyond the losses (engine/nn/loss.py): linear, the activations, softmax
+and log_softmax, normalize, cosine_similarity, dropout, one_hot and pad."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from engine import budget, dtypes, random
+from engine import functional as F
+from engine.operands import expect_tensor
+from engine.ops import activation
+from engine.tensor import Tensor
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
+    """`F.linear` with the graph torch's kernel builds for each input rank.
+
+    Without a bias it is matmul(x, w.t()). With one: addmm(bias, x, w.t()) for a 2-D input;
+    other ranks are viewed as 2-D, go through addmm and are viewed back (ViewBackward0).
+    """
+    if input.ndim == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D "
+                           f"and {weight.ndim}D")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{dtypes.scalar_name(input.dtype)} and "
+                           f"{dtypes.scalar_name(weight.dtype)}")
+    weight_t = F.t(weight)
+    if bias is None:
+        return F.matmul(input, weight_t)
+    if input.ndim == 2:
+        return F.addmm(bias, input, weight_t)
+    rows = F.reshape(input, (-1, input.shape_tuple[-1]))
+    return F.reshape(F.addmm(bias, rows, weight_t),
+                     (*input.shape_tuple[:-1], weight.shape_tuple[0]))
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    return input.relu_() if inplace else F.relu(input)
+
+
+def _implicit_dim(name: str, ndim: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _softmax_like(name: str, input: Tensor, dim: int | None, dtype: Any) -> Tensor:  # noqa: A002
+    """nn.functional's softmax and log_softmax: the legacy implicit dim, the dtype, then the
+    torch function of that name."""
+    if dim is None:
+        dim = _implicit_dim(name, input.ndim)
+    if dtype is not None:
+        input = input.to(dtype)
+    return getattr(F, name)(input, dim)
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype: Any = None) -> Tensor:
+    return _softmax_like("softmax", input, dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+                dtype: Any = None) -> Tensor:
+    return _softmax_like("log_softmax", input, dim, dtype)
+
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+
+
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _maybe_inplace(input: Tensor, result: Tensor, inplace: bool) -> Tensor:  # noqa: A002
+    return input.assign_inplace(result) if inplace else result
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
+    input = expect_tensor(input, "gelu")
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return activation.Gelu.apply(input, approximate=approximate)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    result = activation.Elu.apply(expect_tensor(input, "elu"), alpha=alpha)
+    return _maybe_inplace(input, result, inplace)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    result = activation.Elu.apply(expect_tensor(input, "selu"), alpha=SELU_ALPHA, scale=SELU_SCALE)
+    return _maybe_inplace(input, result, inplace)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    result = activation.Celu.apply(expect_tensor(input, "celu"), alpha=alpha,
+                                   input_scale=1.0 / alpha)
+    return _maybe_inplace(input, result, inplace)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01,  # noqa: A002
+               inplace: bool = False) -> Tensor:
+    result = activation.LeakyRelu.apply(expect_tensor(input, "leaky_relu"),
+                                        negative_slope=negative_slope)
+    return _maybe_inplace(input, result, inplace)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
+    return activation.Softplus.apply(expect_tensor(input, "softplus"), beta=beta,
+                                     threshold=threshold)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    result = activation.Silu.apply(expect_tensor(input, "silu"))
+    return _maybe_inplace(input, result, inplace)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
+             inplace: bool = False) -> Tensor:
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    result = activation.Hardtanh.apply(expect_tensor(input, "hardtanh"), min_val=min_val,
+                                       max_val=max_val)
+    return _maybe_inplace(input, result, inplace)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
+    return activation.LogSigmoid.apply(expect_tensor(input, "log_sigmoid"))
+
+
+def softsign(input: Tensor) -> Tensor:  # noqa: A002
+    """torch composes it: input / (input.abs() + 1)."""
+    return F.div(input, F.add(F.abs(input), 1))
+
+
+def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
+    return F.sub(input, F.tanh(input))
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,  # noqa: A002
+              out: Any = None) -> Tensor:
+    """torch: input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)."""
+    denom = F.clamp_min(F.norm(input, p, dim, keepdim=True), eps)
+    return F.div(input, F.expand_as(denom, input))
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+            inplace: bool = False) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    input = expect_tensor(input, "dropout")
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        noise = np.zeros((), dtype=input.array.dtype)
+    else:  # torch: input * empty_like(input).bernoulli_(1 - p).div_(1 - p)
+        keep = random.bernoulli_mask(input.shape_tuple, 1 - p)
+        noise = keep.astype(input.array.dtype) / np.asarray(1 - p, dtype=input.array.dtype)
+    result = F.mul(input, Tensor._wrap(noise))
+    return _maybe_inplace(input, result, inplace)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    if not isinstance(tensor, Tensor) or tensor.array.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    values = tensor.array
+    if values.size and values.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if not values.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(values.max()) + 1
+    elif values.size and values.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    shape = values.shape + (num_classes,)
+    budget.check_shape(shape, 8)
+    out = np.zeros(shape, dtype=np.int64)
+    np.put_along_axis(out, values[..., None], 1, axis=-1)
+    return Tensor._wrap(out)
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: Any = None) -> Tensor:  # noqa: A002
+    input = expect_tensor(input, "pad")
+    if mode != "constant":
+        raise NotImplementedError(f"F.pad with mode='{mode}' is not supported by agraph "
+                                  "(only mode='constant')")
+    widths = tuple(int(n) for n in pad)
+    if len(widths) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(widths) // 2 > input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the "
+                           f"input dimension but got padding length {len(widths)} and input "
+                           f"of dimension {input.ndim}")
+    shape = list(input.shape_tuple)
+    for i in range(len(widths) // 2):
+        axis = input.ndim - 1 - i
+        shape[axis] += widths[2 * i] + widths[2 * i + 1]
+        if shape[axis] < 0:
+            raise RuntimeError(f"The input size {input.shape_tuple[axis]}, plus negative "
+                               f"padding {widths[2 * i]} and {widths[2 * i + 1]} resulted in a "
+                               f"negative output size, which is invalid. Check dimension "
+                               f"{axis} of your input.")
+    budget.check_shape(shape, input.array.itemsize)
+    return activation.ConstantPad.apply(input, pad=widths, value=0.0 if value is None else value)

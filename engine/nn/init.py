@@ -1,0 +1,124 @@
+"""`torch.nn.init`: the initialisation functions (`nn.init.kaiming_uniform_(w)`, ...), drawing from
+engine/random.py."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from engine import grad_mode, random
+from engine.tensor import Tensor
+
+
+def _fans(tensor: Tensor) -> tuple[int, int]:
+    if tensor.ndim < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 "
+                         "dimensions")
+    receptive = int(np.prod(tensor.shape_tuple[2:], dtype=np.int64))
+    return tensor.shape_tuple[1] * receptive, tensor.shape_tuple[0] * receptive
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "sigmoid"):
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else param
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def constant_(tensor: Tensor, val: Any) -> Tensor:
+    with grad_mode.no_grad():
+        return tensor.fill_(val)
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
+    with grad_mode.no_grad():
+        return tensor.uniform_(a, b, generator=generator)
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None
+            ) -> Tensor:
+    with grad_mode.no_grad():
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def _fan(tensor: Tensor, mode: str) -> int:
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _fans(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                     nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
+    fan = _fan(tensor, mode)
+    if fan == 0:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
+        return tensor
+    bound = math.sqrt(3.0) * (calculate_gain(nonlinearity, a) / math.sqrt(fan))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                    nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
+    fan = _fan(tensor, mode)
+    if fan == 0:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
+        return tensor
+    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan), generator)
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    fan_in, fan_out = _fans(tensor)
+    bound = math.sqrt(3.0) * (gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    fan_in, fan_out = _fans(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 0)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 1)
+
+
+class InitFunctions:
+    """`nn.init`: its functions, reached by attribute (`nn.init.zeros_(w)`)."""
+
+    PUBLIC_ATTRS = frozenset("""
+        zeros_ ones_ constant_ uniform_ normal_ kaiming_uniform_ kaiming_normal_
+        xavier_uniform_ xavier_normal_ calculate_gain trunc_normal_
+        """.split())
+
+    zeros_ = staticmethod(zeros_)
+    ones_ = staticmethod(ones_)
+    constant_ = staticmethod(constant_)
+    uniform_ = staticmethod(uniform_)
+    normal_ = staticmethod(normal_)
+    kaiming_uniform_ = staticmethod(kaiming_uniform_)
+    kaiming_normal_ = staticmethod(kaiming_normal_)
+    xavier_uniform_ = staticmethod(xavier_uniform_)
+    xavier_normal_ = staticmethod(xavier_normal_)
+    calculate_gain = staticmethod(calculate_gain)
+    trunc_normal_ = staticmethod(random.trunc_normal_)
+
+    def __repr__(self) -> str:
+        return "<module 'torch.nn.init'>"
+
+
+init = InitFunctions()

@@ -1,0 +1,391 @@
+"""`nn.Module`: parameters, buffers and submodules registered as torch registers them (assigning
+a Parameter or a Module to an attribute registers it, in order), so `parameters()`, `print(model)`,
+`state_dict()`, hooks and attribute access behave like torch's."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any
+
+from engine import device as devices
+from engine import dtypes, grad_mode
+from engine.addresses import address_of
+from engine.autograd import Function, RemovableHandle
+from engine.tensor import Parameter, Tensor
+
+
+def typename(value: Any) -> str:
+    """`torch.typename`: `torch.FloatTensor` for a tensor, the class name otherwise."""
+    if isinstance(value, Tensor):
+        return f"torch.{value.dtype.legacy_name}"
+    return type(value).__name__
+
+
+class ModuleIterator:
+    """What `parameters()`, `children()`, ... return: a one-shot generator, shown as torch's."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+
+    def __init__(self, name: str, items: Iterator[Any]) -> None:
+        self.name = name
+        self.items = items
+
+    def __iter__(self) -> ModuleIterator:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self.items)
+
+    def __repr__(self) -> str:
+        return f"<generator object Module.{self.name} at {hex(id(self))}>"
+
+
+class BackwardHookFunction(Function):
+    """The identity node of a module with full backward hooks; its backward runs `callback`."""
+
+    grad_fn_name = "BackwardHookFunctionBackward"
+    multi_output = True
+
+    def forward(self, *arrays: Any) -> tuple[Any, ...]:
+        return tuple(arrays)
+
+    def __repr__(self) -> str:  # a Python autograd.Function in torch
+        return ("<torch.autograd.function.BackwardHookFunctionBackward object at "
+                f"{address_of(self)}>")
+
+    def backward(self, grads, inputs, output):
+        callback = getattr(self, "callback", None)
+        grads = tuple(grads)
+        return callback(grads) if callback is not None else grads
+
+
+class Module:
+    """`nn.Module`: parameters and submodules registered by attribute assignment, in order.
+
+    For the language: `PUBLIC_ATTRS` / `SETTABLE_ATTRS` are plain class-level frozensets, as
+    for every engine class. Each layer adds the attributes it sets in `__init__` (`Linear`:
+    `weight bias in_features out_features`); a program cannot define classes, so no module it
+    holds has attributes beyond its class's. Assignable are a layer's parameters
+    (`model.weight = nn.Parameter(...)`; a plain tensor is refused with torch's TypeError).
+    """
+
+    PUBLIC_ATTRS = frozenset("""
+        forward parameters named_parameters children named_children modules named_modules
+        zero_grad train eval training requires_grad_ to cpu cuda float double
+        register_forward_hook register_forward_pre_hook state_dict load_state_dict
+        register_full_backward_hook add_module register_parameter
+        """.split())
+    SETTABLE_ATTRS: frozenset[str] = frozenset()
+
+    _parameters: dict[str, Parameter | None]
+    _modules: dict[str, Module | None]
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_hooks", [])
+        object.__setattr__(self, "_forward_pre_hooks", [])
+        object.__setattr__(self, "_backward_hooks", [])
+        self.training = True
+
+    # --- registration: attribute assignment as torch's Module.__setattr__ does it ----------
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        params = self.__dict__.get("_parameters")
+        modules = self.__dict__.get("_modules")
+        if isinstance(value, Parameter):
+            if params is None or modules is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self.__dict__.pop(name, None)
+            modules.pop(name, None)
+            params[name] = value
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            if params is None or modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self.__dict__.pop(name, None)
+            params.pop(name, None)
+            modules[name] = value
+        elif modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            modules[name] = None
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        for table in ("_parameters", "_modules"):
+            registered = self.__dict__.get(table)
+            if registered is not None and name in registered:
+                return registered[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        self._modules[name] = module
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    # --- calling ---------------------------------------------------------------------------
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  '"forward" function')
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        for pre_hook in list(self.__dict__.get("_forward_pre_hooks", ())):
+            changed = pre_hook(self, args)
+            if changed is not None:
+                args = changed if isinstance(changed, tuple) else (changed,)
+        backward_hooks = self.__dict__.get("_backward_hooks")
+        if backward_hooks and grad_mode.is_grad_enabled():
+            return self._call_with_backward_hooks(backward_hooks, args, kwargs)
+        return self._forward_and_hooks(args, kwargs)
+
+    def _call_with_backward_hooks(self, hooks: list[Any], args: tuple[Any, ...],
+                                  kwargs: dict[str, Any]) -> Any:
+        """torch's BackwardHook: identity nodes around the tensor inputs and the output; the
+        hooks run with (module, grad_input, grad_output) once the input gradients are known."""
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        inputs_need = any(args[i].requires_grad for i in positions)
+        state: dict[str, Any] = {"grad_output": None}
+
+        def run_hooks(grad_input: tuple[Any, ...]) -> tuple[Any, ...]:
+            for hook in list(hooks):
+                changed = hook(self, grad_input, state["grad_output"])
+                if changed is not None:
+                    grad_input = tuple(changed)
+            return grad_input
+
+        if inputs_need:
+            wrapped = BackwardHookFunction.apply(*(args[i] for i in positions))
+            wrapped[0].grad_fn.callback = run_hooks
+            new_args = list(args)
+            for i, tensor in zip(positions, wrapped, strict=True):
+                new_args[i] = tensor
+            args = tuple(new_args)
+        output = self._forward_and_hooks(args, kwargs)
+        if isinstance(output, Tensor) and output.requires_grad:
+            (output,) = BackwardHookFunction.apply(output)
+
+            def on_output(grads: tuple[Any, ...]) -> tuple[Any, ...]:
+                state["grad_output"] = grads
+                if not inputs_need:
+                    run_hooks((None,) * len(positions))
+                return grads
+
+            output.grad_fn.callback = on_output  # type: ignore[union-attr]
+        return output
+
+    def register_full_backward_hook(self, hook: Any, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, grad_input, grad_output)`; a non-None result replaces grad_input."""
+        hooks = self.__dict__.setdefault("_backward_hooks", [])
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def _forward_and_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        output = self.forward(*args, **kwargs)
+        for hook in list(self.__dict__.get("_forward_hooks", ())):
+            changed = hook(self, args, output)
+            if changed is not None:
+                output = changed
+        return output
+
+    def register_forward_hook(self, hook: Any, *, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, inputs, output)` after each forward; a non-None result replaces it."""
+        hooks = self.__dict__["_forward_hooks"]
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_forward_pre_hook(self, hook: Any, *, prepend: bool = False) -> RemovableHandle:
+        """`hook(module, inputs)` before each forward; a non-None result replaces the inputs."""
+        hooks = self.__dict__["_forward_pre_hooks"]
+        hooks.insert(0, hook) if prepend else hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def state_dict(self) -> OrderedDict[str, Tensor]:
+        """Parameters by dotted name, detached (torch's keep_vars=False)."""
+        return OrderedDict((name, param.detach())
+                           for name, param in self._named_parameters(True))
+
+    def load_state_dict(self, state_dict: Any, strict: bool = True) -> Any:
+        params = dict(self._named_parameters(True))
+        missing = [name for name in params if name not in state_dict]
+        unexpected = [name for name in state_dict if name not in params]
+        if strict and (missing or unexpected):
+            parts = []
+            if missing:
+                parts.append("Missing key(s) in state_dict: "
+                             + ", ".join(f'"{name}"' for name in missing) + ". ")
+            if unexpected:
+                parts.append("Unexpected key(s) in state_dict: "
+                             + ", ".join(f'"{name}"' for name in unexpected) + ". ")
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                               + "\n\t".join(parts))
+        with grad_mode.no_grad():
+            for name, param in params.items():
+                if name in state_dict:
+                    param.copy_(state_dict[name])
+        return "<All keys matched successfully>"
+
+    # --- walking the tree (explicit stacks, no recursion) ----------------------------------
+
+    def _named_modules(self, prefix: str = "") -> Iterator[tuple[str, Module]]:
+        seen: set[int] = set()
+        stack: list[tuple[str, Module]] = [(prefix, self)]
+        while stack:
+            name, module = stack.pop()
+            if id(module) in seen:
+                continue
+            seen.add(id(module))
+            yield name, module
+            children = [(f"{name}.{key}" if name else key, child)
+                        for key, child in module._modules.items() if child is not None]
+            stack.extend(reversed(children))
+
+    def _named_parameters(self, recurse: bool) -> Iterator[tuple[str, Parameter]]:
+        seen: set[int] = set()
+        owners = self._named_modules() if recurse else iter([("", self)])
+        for prefix, module in owners:
+            for key, param in module._parameters.items():
+                if param is None or id(param) in seen:
+                    continue
+                seen.add(id(param))
+                yield (f"{prefix}.{key}" if prefix else key), param
+
+    def _named_children(self) -> Iterator[tuple[str, Module]]:
+        seen: set[int] = set()
+        for key, child in self._modules.items():
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                yield key, child
+
+    def named_modules(self) -> ModuleIterator:
+        return ModuleIterator("named_modules", self._named_modules())
+
+    def modules(self) -> ModuleIterator:
+        return ModuleIterator("modules", (module for _, module in self._named_modules()))
+
+    def named_children(self) -> ModuleIterator:
+        return ModuleIterator("named_children", self._named_children())
+
+    def children(self) -> ModuleIterator:
+        return ModuleIterator("children", (child for _, child in self._named_children()))
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True) -> ModuleIterator:
+        items = ((f"{prefix}.{name}" if prefix else name, param)
+                 for name, param in self._named_parameters(recurse))
+        return ModuleIterator("named_parameters", items)
+
+    def parameters(self, recurse: bool = True) -> ModuleIterator:
+        return ModuleIterator("parameters",
+                              (param for _, param in self._named_parameters(recurse)))
+
+    # --- state -----------------------------------------------------------------------------
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        zero_grads(self._named_parameters(True), set_to_none)
+
+    def train(self, mode: bool = True) -> Module:
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for _, module in self._named_modules():
+            module.training = mode
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for _, param in self._named_parameters(True):
+            param.requires_grad_(requires_grad)
+        return self
+
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Module:
+        """`model.to(torch.float64)`, `model.to(device)`: the CPU is the one device there is
+        (`"cuda"` fails as on a CPU-only build of torch)."""
+        for arg in args:
+            if isinstance(arg, dtypes.DType):
+                dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif devices.is_device(arg):
+                device = arg
+        devices.check(device)
+        if dtype is None:
+            return self
+        target = dtypes.resolve(dtype)
+        if not target.is_floating_point:
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={target}")
+        for _, param in self._named_parameters(True):
+            param.data = param.data.to(target)
+            if param.grad is not None:
+                param.grad = param.grad.to(target)
+        return self
+
+    def cpu(self) -> Module:
+        return self
+
+    def cuda(self, device: Any = None) -> Module:
+        if device is not None:
+            devices.Device(device)  # torch.device(0): no accelerator
+        raise AssertionError(devices.NO_CUDA)
+
+    def float(self) -> Module:
+        return self.to(dtypes.float32)
+
+    def double(self) -> Module:
+        return self.to(dtypes.float64)
+
+    # --- printing as torch prints modules ----------------------------------------------------
+
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({key}): " + _indent(repr(child), 2)
+                       for key, child in self._modules.items()]
+        lines = extra_lines + child_lines
+        text = type(self).__name__ + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"
+
+
+def _indent(text: str, spaces: int) -> str:
+    first, *rest = text.split("\n")
+    return "\n".join([first] + [" " * spaces + line for line in rest])
+
+
+def zero_grads(named: Iterator[tuple[str, Tensor]] | list[Tensor], set_to_none: bool) -> None:
+    """torch's `zero_grad`: drop each `.grad`, or detach it and fill it with zeros."""
+    for item in named:
+        param = item[1] if isinstance(item, tuple) else item
+        grad = param.grad
+        if grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+            continue
+        if grad.grad_fn is not None:
+            grad.detach_()
+        else:
+            grad.requires_grad_(False)
+        grad.zero_()
