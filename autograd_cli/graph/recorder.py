@@ -20,121 +20,42 @@ derivative graph.
 from __future__ import annotations
 
 import itertools
-import math
-import re
 import weakref
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache, partial
-from typing import Any, NamedTuple
+from functools import partial
+from typing import Any
 
 import numpy as np
 
 from autograd_cli.graph.iterations import loop_iterations
-from autograd_cli.graph.labels import compact_values, numbered, public_op_name
+from autograd_cli.graph.labels import numbered, public_op_name
+from autograd_cli.graph.summary import (  # noqa: F401 - the recorder's names for them
+    Summary,
+    all_finite,
+    dtype_name,
+    op_display_name,
+    scalar_text,
+    shape_text,
+    shorten,
+    snake_case,
+    summarize,
+    value_changed,
+    value_text,
+)
 from autograd_cli.language.bounds import Bound
 from engine import grad_mode, recording
 from engine.autograd import AccumulateGrad
 from engine.nn.module import Module
-from engine.printing import tensor_repr
 from engine.tensor import Tensor
 from renderers.loops import fold_loops, unnumbered
 from renderers.model import Cluster, Edge, Graph, Node, group_unconnected
 
-VALUE_LIMIT = 9  # tensors with at most this many elements show their values
-LABEL_WIDTH = 60  # characters of a label line before it is shortened with "…"
 DEFAULT_MAX_NODES = 300
 VISITS_KEPT = 16  # backward visits kept per record (a training loop visits a leaf each step)
 SLOT_NAMES = ("self", "other")  # PyTorch's names of a saved first/second input
 
-
-# --- summaries -------------------------------------------------------------------------------
-
-class Summary(NamedTuple):
-    """What a label shows of a tensor: shape, dtype, and a copy of the values only when small.
-    (A named tuple, not a dataclass: one is made for every op a program runs.)"""
-
-    shape: tuple[int, ...]
-    dtype: str
-    small: np.ndarray | None
-    finite: bool
-    nbytes: int
-
-
-def summarize(tensor: Tensor | np.ndarray, values: bool = True) -> Summary:
-    """Shape, dtype, bytes; with `values`, a copy of small arrays and whether all are finite."""
-    array = tensor.array if isinstance(tensor, Tensor) else np.asarray(tensor)
-    dtype = dtype_name(array.dtype)
-    if not values:
-        return Summary(array.shape, dtype, None, True, array.nbytes)
-    if array.size > VALUE_LIMIT:
-        return Summary(array.shape, dtype, None, all_finite(array), array.nbytes)
-    small = array.copy()
-    finite = array.dtype.kind != "f" or all(map(math.isfinite, small.ravel().tolist()))
-    return Summary(array.shape, dtype, small, finite, array.nbytes)
-
-
-def all_finite(array: np.ndarray) -> bool:
-    """No NaN and no infinity in a float array. Its sum tells at once in the common case: a
-    NaN or an infinity makes any sum non-finite; only a non-finite sum (which may also be an
-    overflow) needs the elementwise test. (This runs for every op a program runs.)"""
-    if array.dtype.kind != "f":
-        return True
-    return math.isfinite(np.add.reduce(array, axis=None)) or bool(np.isfinite(array).all())
-
-
-@lru_cache(maxsize=64)
-def dtype_name(dtype: np.dtype) -> str:
-    return dtype.name
-
-
-def value_text(summary: Summary) -> str | None:
-    """The values as PyTorch prints them by default, without `tensor(...)` and dtype: `[5.]`,
-    `3.`; when that is longer than a label line, rounded to two digits and cut between
-    numbers: `[0.50, -0.65, 1.6, ... 3 more]` (labels.compact_values). (Default print
-    options: a label is agraph's text, never `set_printoptions`' 10**6 digits.)"""
-    if summary.small is None:
-        return None
-    from autograd_cli.graph.report import default_print_options
-
-    with default_print_options():
-        text = " ".join(tensor_repr(summary.small).split())
-    text = re.sub(r",\s*(dtype|size)=[^,)]*", "", text)
-    text = text.removeprefix("tensor(").removesuffix(")")
-    return text if len(text) <= LABEL_WIDTH else compact_values(summary.small, LABEL_WIDTH)
-
-
-def value_changed(before: Summary, after: Summary) -> bool:
-    """Do two summaries of one tensor hold different values (both small enough to keep)?"""
-    if before.small is None or after.small is None or before.small.shape != after.small.shape:
-        return False
-    return not np.array_equal(before.small, after.small, equal_nan=before.small.dtype.kind == "f")
-
-
-def shape_text(summary: Summary) -> str:
-    return f"[{', '.join(str(d) for d in summary.shape)}] {summary.dtype}"
-
-
-def shorten(text: str) -> str:
-    return text if len(text) <= LABEL_WIDTH else text[:LABEL_WIDTH - 1] + "…"
-
-
-def scalar_text(value: Any) -> str:
-    if isinstance(value, (bool, int, float)):
-        return shorten(repr(value))
-    return "…"
-
-
-@lru_cache(maxsize=1024)
-def op_display_name(grad_fn_name: str) -> str:
-    """`AddBackward0` -> `add`, `MseLossBackward0` -> `mse_loss`, `CopySlices` -> `copy_slices`."""
-    return snake_case(re.sub(r"Backwards?\d*$", "", grad_fn_name) or grad_fn_name)
-
-
-@lru_cache(maxsize=1024)
-def snake_case(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
 # --- records ---------------------------------------------------------------------------------
