@@ -56,10 +56,8 @@ class FunctionCtx(Node):
         return f"<torch.autograd.function.{self.grad_fn_name} object at {address_of(self)}>"
 
     def save_for_backward(self, *tensors: Any) -> None:
-        for index, tensor in enumerate(tensors):
-            if tensor is not None and not isinstance(tensor, Tensor):
-                raise TypeError(f"save_for_backward can only save variables, but argument "
-                                f"{index} is of type {type(tensor).__name__}")
+        """Kept as given; checked only when a graph is recorded (PyTorch's order: a Function
+        applied to plain numbers may save them)."""
         self.to_save = tensors
         self.saved_something = bool(tensors)
 
@@ -176,6 +174,10 @@ class Function:
 def _connect(ctx: FunctionCtx, args: tuple[Any, ...], output: Any) -> Any:
     """Make `ctx` the grad_fn of the differentiable tensor outputs (an input returned as it is
     becomes a new tensor over the same data, as PyTorch's view of it)."""
+    for index, tensor in enumerate(ctx.to_save):
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument "
+                            f"{index} is of type {type(tensor).__name__}")
     ctx.input_count = len(args)
     ctx.input_meta = tuple((a.array.shape, a.array.dtype) if isinstance(a, Tensor) else None
                            for a in args)

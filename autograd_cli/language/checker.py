@@ -32,6 +32,11 @@ from autograd_cli.library import IMPORTABLE_MODULES
 # documents them (engine/autograd.py, Function.saved_attribute).
 SAVED_TENSOR_ATTRIBUTES = frozenset({"_saved_self", "_saved_other", "_saved_result"})
 
+# `from __future__ import ...` of these is accepted and does nothing (they are all on in 3.x).
+FUTURE_FEATURES = frozenset({"print_function", "division", "absolute_import",
+                             "unicode_literals", "generators", "nested_scopes",
+                             "with_statement", "annotations", "generator_stop"})
+
 # Host builtins a program must never reach; using one is refused before the program runs.
 FORBIDDEN_BUILTINS = frozenset("""
     eval exec compile open input breakpoint help exit quit globals locals vars dir delattr
@@ -301,6 +306,12 @@ class _Walk:
     def _import_from(self, node: ast.AST) -> None:
         assert isinstance(node, ast.ImportFrom)
         module = "." * node.level + (node.module or "")
+        if module == "__future__":  # Python 2 compatibility lines: nothing to do in Python 3
+            for alias in node.names:
+                if alias.name not in FUTURE_FEATURES or alias.asname is not None:
+                    self._refuse(node, f"future feature {alias.name} is not defined",
+                                 "SyntaxError")
+            return
         if node.level or module not in IMPORTABLE_MODULES:
             self._refuse_import(node, module)
         for alias in node.names:
