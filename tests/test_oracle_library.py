@@ -22,7 +22,6 @@ CASES = sorted(p.stem for p in CASES_DIR.glob("*.expr"))
 KNOWN_GAPS: dict[str, str] = {
     "tut_math_polynomial_tensor": "float32 sum of 2000 products: PyTorch's reduction order "
                                   "differs from numpy's in the last digit after 300 steps",
-    "tut_numpy_tensors_basics": "type() is not a builtin of the language yet (language issue)",
     "tut_math_polynomial_nn": "float32 addmm/sum over 2000 rows: PyTorch's accumulation order "
                               "differs in the last digit of the printed loss",
     "tut_math_polynomial_optim": "float32 addmm/sum over 2000 rows: PyTorch's accumulation "
