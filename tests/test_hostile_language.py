@@ -73,6 +73,9 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
      "AttributeError", {}),
     ("a generator expression's gi_code", "g = (i for i in [1])\nc = g.gi_code", 2,
      "AttributeError", {}),
+    ("a frame's globals, refused at the frame before the dunder after it",
+     "g = (i for i in [1])\nfg = g.gi_frame.f_globals\nb = fg['b']\nimp = b.__import__", 2,
+     "AttributeError", {}),
     ("an exception's __traceback__", """
         try:
             1 / 0

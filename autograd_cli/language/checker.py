@@ -32,6 +32,15 @@ from autograd_cli.library import IMPORTABLE_MODULES
 # documents them (engine/autograd.py, Function.saved_attribute).
 SAVED_TENSOR_ATTRIBUTES = frozenset({"_saved_self", "_saved_other", "_saved_result"})
 
+# Attributes by which Python code reaches the interpreter's frames, code and globals. Nothing a
+# program can hold has them in agraph (its generators and functions are agraph's own objects),
+# so a program that names one is refused before it runs, at that name.
+INTERPRETER_ATTRIBUTES = frozenset("""
+    gi_frame gi_code gi_yieldfrom cr_frame cr_code cr_await ag_frame ag_code f_globals f_locals
+    f_builtins f_back f_code f_trace tb_frame tb_next co_code co_consts co_names func_globals
+    func_code func_closure
+""".split())
+
 # `from __future__ import ...` of these is accepted and does nothing (they are all on in 3.x).
 FUTURE_FEATURES = frozenset({"print_function", "division", "absolute_import",
                              "unicode_literals", "generators", "nested_scopes",
@@ -226,6 +235,9 @@ class _Walk:
             return  # super().__init__(...), nn.Module.__init__(self): checked when run
         if id(node) in self.allowed_dunders:
             return
+        if node.attr in INTERPRETER_ATTRIBUTES:
+            self._refuse(node, f"attribute '{node.attr}' is not allowed: it reaches the "
+                         "interpreter's frames and code", "AttributeError")
         if node.attr.startswith("_") and not node.attr.startswith("__"):
             return  # `self._n` of a program's own object; anything else refuses it when run
         if node.attr.startswith("_"):
