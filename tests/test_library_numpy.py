@@ -159,6 +159,8 @@ def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     ("np.ones((10**5, 1)) @ np.ones((1, 10**5))", "--max-elements"),
     ("np.concatenate([np.ones(10**3)] * 10**6)", "--max-elements"),
     ("np.broadcast_to(np.ones(1), (10**6, 10**6))", "--max-elements"),
+    ('np.full(10**6, "a" * 10**4)', "--max-memory"),  # 40 kB items: sized by the fill value
+    ('np.zeros(10**5, dtype="U100000")', "--max-memory"),
 ])
 def test_sizes_are_checked_before_numpy_allocates(expression: str, option: str) -> None:
     source = f"import numpy as np\nx = {expression}\n"

@@ -110,8 +110,24 @@ def _shape_argument(shape: Any) -> tuple[int, ...]:
     return tuple(int(n) for n in shape)
 
 
+def _item_bytes(values: Any) -> int:
+    """The bytes of one item that a fill value or a dtype argument asks for: a str of 10,000
+    characters makes items of 40,000 bytes (`np.full(n, "a" * 10**4)`), `dtype="U100000"`
+    400,000; at least 16 (complex128)."""
+    size = 16
+    for value in values:
+        if isinstance(value, (str, bytes)):
+            size = max(size, len(value) * (4 if isinstance(value, str) else 1))
+        if isinstance(value, (str, np.dtype, type)):
+            try:
+                size = max(size, np.dtype(value).itemsize)
+            except (TypeError, ValueError):
+                pass  # a fill value, not a dtype
+    return size
+
+
 def _filled(shape: Any, *args: Any, **kwargs: Any) -> None:
-    check_result(_shape_argument(shape), 16)
+    check_result(_shape_argument(shape), _item_bytes([*args, *kwargs.values()]))
 
 
 def _eye(n: Any, m: Any = None, *args: Any, **kwargs: Any) -> None:
