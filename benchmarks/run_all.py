@@ -167,7 +167,7 @@ def main() -> None:
                     "renderers"], cwd=ROOT, capture_output=True, check=True)
     print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs; "
           f"Python {platform.python_version()}, numpy {numpy.__version__}, torch {torch_version}. "
-          f"Median (range) of {runs} runs.\n")
+          f"Load average at the start: {os.getloadavg()[0]:.2f}. Median (range) of {runs} runs.\n")
     print("| measure | agraph | baseline | ratio | target |")
     print("|---|---|---|---|---|")
 
