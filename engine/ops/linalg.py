@@ -39,12 +39,13 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return a @ b  # type: ignore[no-any-return]
     fused = a.dtype == np.float32 and columns >= 12 and rows >= 4
     total = np.zeros((*batch, rows, columns), dtype=np.result_type(a, b))  # +0, not -0
+    if fused:  # the float64 product of two floats is exact: one rounding, as an FMA
+        wide = a.astype(np.float64)  # converted once (exact), not once per column of a
+        for t in range(k):
+            total = (wide[..., :, t:t + 1] * b[..., t:t + 1, :] + total).astype(np.float32)
+        return total  # type: ignore[no-any-return]
     for t in range(k):
-        if fused:  # the float64 product of two floats is exact: one rounding, as an FMA
-            total = (a[..., :, t:t + 1].astype(np.float64) * b[..., t:t + 1, :]
-                     + total).astype(np.float32)
-        else:
-            total = total + a[..., :, t:t + 1] * b[..., t:t + 1, :]
+        total = total + a[..., :, t:t + 1] * b[..., t:t + 1, :]
     return total  # type: ignore[no-any-return]
 
 
