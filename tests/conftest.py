@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,24 @@ import pytest
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
+# Tests that need Graphviz's `dot` (svg, png, pdf): skipped with this reason where it is missing.
+needs_dot = pytest.mark.graphviz
+NO_DOT_REASON = ("Graphviz's `dot` is not installed: only rendering svg/png/pdf needs it "
+                 "(CI installs it, so these run there)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "graphviz: needs Graphviz's dot program (skipped, with "
+                            "the reason, where it is missing)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if shutil.which("dot") is not None:
+        return
+    skip = pytest.mark.skip(reason=NO_DOT_REASON)
+    for item in items:
+        if "graphviz" in item.keywords:
+            item.add_marker(skip)
 SAMPLES = ROOT / "samples"
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -33,9 +53,12 @@ def cli() -> Any:
 
 def run_agraph(*args: str, input: bytes | None = None, cwd: Path | None = None,
                timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
-    """agraph as a real process (the installed console script's module)."""
+    """agraph as a real process (the installed console script's module). Its environment is
+    os.environ as Python sees it: a library that loads GNU readline exports COLUMNS behind
+    os.environ's back, and the table follows COLUMNS."""
     return subprocess.run([sys.executable, "-m", "autograd_cli", *args], input=input,
-                          capture_output=True, cwd=cwd or ROOT, timeout=timeout)
+                          capture_output=True, cwd=cwd or ROOT, timeout=timeout,
+                          env=dict(os.environ))
 
 
 def close(actual: Any, expected: Any) -> bool:

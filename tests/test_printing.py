@@ -6,7 +6,6 @@ The expected texts in golden/printing_cases.json come from real torch
 
 import json
 import re
-import timeit
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -95,10 +94,3 @@ def test_get_printoptions_round_trips() -> None:
 def test_unknown_profile_is_ignored_like_torch() -> None:
     set_printoptions(profile="nonsense")
     assert get_printoptions()["precision"] == 4
-
-
-def test_printing_a_small_tensor_is_fast() -> None:
-    array = np.array([[1.5, -2.25, 3.0], [4.0, 5.5, -6.75]], dtype=np.float32)
-    seconds = min(timeit.repeat(lambda: tensor_repr(array, grad_fn_name="MulBackward0"),
-                                number=200, repeat=5)) / 200
-    assert seconds < 100e-6

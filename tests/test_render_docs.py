@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ def test_every_picture_is_made_by_the_makefile() -> None:
     assert sorted(makefile_images()) == sorted(p.name for p in IMAGES.glob("*.svg"))
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
+@pytest.mark.graphviz
 @pytest.mark.parametrize("image", makefile_images())
 def test_pictures_are_current(image: str) -> None:
     """Same text in the same order (the layout itself may differ with another Graphviz)."""

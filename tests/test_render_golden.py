@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 
 from autograd_cli.graph.rendering import record_program, render
+from tests.conftest import needs_dot
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 UPDATE = os.environ.get("AGRAPH_UPDATE_GOLDEN") == "1"
@@ -30,7 +30,6 @@ CASES: list[tuple[str, int | None, dict[str, Any]]] = [
     ("backward", None, {"view": "backward", "show_saved": True}),
 ]
 
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 
 
 def check_golden(path: Path, data: bytes) -> None:

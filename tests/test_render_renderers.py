@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -13,6 +12,7 @@ from renderers.json_graph import render_json
 from renderers.mermaid import render_mermaid
 from renderers.model import ROLE_MEANINGS, Cluster, Edge, Graph, Node
 from renderers.svg import GraphvizMissing, layout, render_image, render_svg
+from tests.conftest import needs_dot
 
 HOSTILE = [
     "<script>alert(1)</script>",
@@ -25,7 +25,6 @@ HOSTILE = [
     "%% not a comment --> x[\"y\"]",
 ]
 
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 
 
 def hostile_graph() -> Graph:

@@ -15,15 +15,15 @@ import dataclasses
 import importlib
 import inspect
 from collections.abc import Callable
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from autograd_cli.cli.options import CHOICE, COMMANDS, FLAG, INT, OUTPUT, PATH, Command, Option
+from autograd_cli.cli.usage import LIMITS_PANEL, AgraphCommand, choice_parser, number_parser
 from autograd_cli.graph.paths import output_path
-from autograd_cli.language.limits import Limits, option_name
+from autograd_cli.language.limits import DESCRIPTIONS, Limits, option_name
 
 app = typer.Typer(
     name="agraph",
@@ -33,7 +33,25 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        print(f"agraph {version('agraph')}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True,
+        help="Print agraph's version and exit.")] = False) -> None:
+    """Run PyTorch-style autograd programs on agraph's own engine and see the graph they
+    build."""
+
 
 def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
     """Give a command one `--max-...` option per field of `Limits`, handed over as `limits=`."""
@@ -44,8 +62,12 @@ def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
             field.name, inspect.Parameter.KEYWORD_ONLY,
             annotation=Annotated[float if field.type in ("float", float) else int,  # type: ignore
                                  typer.Option(option_name(field.name),
-                                              help=f"Limit: {field.name.replace('_', ' ')}.",
-                                              rich_help_panel="Limits", show_default=True)],
+                                              help=DESCRIPTIONS[field.name],
+                                              parser=number_parser(
+                                                  float if field.type in ("float", float)
+                                                  else int),
+                                              rich_help_panel=LIMITS_PANEL,
+                                              show_default=True)],
             default=getattr(defaults, field.name))
         for field in fields
     ]
@@ -58,7 +80,13 @@ def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
             limits = Limits(**values)
         except ValueError as error:  # nan, inf, 0, -1: a usage error (exit 2)
             raise typer.BadParameter(str(error)) from None
-        return command(limits=limits, **kwargs)
+        try:
+            return command(limits=limits, **kwargs)
+        except BrokenPipeError:  # the reader went away (`| head`); click would exit 1
+            from autograd_cli.cli.main import silence_stdout
+
+            silence_stdout()
+            raise typer.Exit(0) from None
 
     wrapper.__signature__ = signature.replace(parameters=params + extra)  # type: ignore
     wrapper.__doc__ = command.__doc__
@@ -66,19 +94,16 @@ def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _choices(option: Option) -> Any:
-    """An Enum of the option's words (typer offers the members of an Enum as choices)."""
-    return Enum(option.param.title(), {word: word for word in option.choices}, type=str)
-
-
 def _parameter(option: Option) -> inspect.Parameter:
     """The typer parameter of one row of the options table."""
     value_type: Any = {FLAG: bool, INT: int, PATH: Path, OUTPUT: Path}.get(option.kind, str)
-    if option.kind == CHOICE:
-        value_type = _choices(option)
-    if option.default is None:
+    if option.many:
+        value_type = list[str]
+    elif option.default is None:
         value_type = value_type | None
     settings: dict[str, Any] = {"help": option.help or None}
+    if option.kind == CHOICE:  # agraph's own words for a wrong value, not click's
+        settings["parser"] = choice_parser(option.choices)
     if option.default is None or option.argument:
         settings["show_default"] = False
     if option.metavar:
@@ -95,8 +120,6 @@ def _parameter(option: Option) -> inspect.Parameter:
             f"{option.names[0]}/{option.negative}",)
         info = typer.Option(*names, **settings)
         default = option.default
-        if option.kind == CHOICE:
-            default = value_type(default)
     return inspect.Parameter(option.param, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                              annotation=Annotated[value_type, info], default=default)
 
@@ -106,8 +129,6 @@ def _typer_command(name: str, spec: Command, work: Callable[..., int]) -> Callab
     the choices as their words, to `work` and exits with its status."""
 
     def command(*, limits: Limits, **values: Any) -> None:
-        values = {key: value.value if isinstance(value, Enum) else value
-                  for key, value in values.items()}
         raise typer.Exit(work(limits=limits, **values))
 
     command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
@@ -127,13 +148,22 @@ def _command(name: str, family: str) -> Callable[..., int]:
                                      "with --json", param_hint="--break")
         if name == "render":
             values["unroll"] = unroll_count(values["unroll"])
+            files = values.pop("file")
+            from autograd_cli.cli import outputs
+
+            if len(files) > 1 or outputs.names_a_directory(values["output"]):
+                if values["check_file"] is not None:
+                    raise typer.BadParameter("--check compares one file; give one program",
+                                             param_hint="--check")
+                return outputs.render_many(files, **values)
+            values["file"] = files[0]
         module = importlib.import_module(f"autograd_cli.cli.{family}")
         return getattr(module, name)(**values)  # type: ignore[no-any-return]
     return work
 
 
 for _name, _spec in COMMANDS.items():
-    app.command(name=_name)(with_limits(_typer_command(
+    app.command(name=_name, cls=AgraphCommand)(with_limits(_typer_command(
         _name, _spec, _command(_name, _spec.family))))
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from autograd_cli.language.bounds import Bound
@@ -48,9 +49,14 @@ def bounded(work: Callable[[], T], fallback: T, bound: Bound,
     return fallback
 
 
-def load(file: str, limits: Limits, json_output: bool = False) -> str | None:
-    """The program's text, or None after reporting why it cannot be read (with `json_output`
-    also as the `error` of a JSON document on stdout)."""
+# A FILE that names no readable file is a mistake on the command line (exit 2); a file that
+# is read but is not a program (not UTF-8, too big) is the program's problem (exit 1).
+_NOT_A_FILE = frozenset({"FileNotFoundError", "IsADirectoryError", "PermissionError"})
+
+
+def load(file: str, limits: Limits, json_output: bool = False) -> str | int:
+    """The program's text, or the exit code after reporting why it cannot be read (with
+    `json_output` also as the `error` of a JSON document on stdout)."""
     from autograd_cli.language.source import read_source
 
     try:
@@ -59,7 +65,23 @@ def load(file: str, limits: Limits, json_output: bool = False) -> str | None:
         say(error.format(display_name(file)))
         if json_output:
             write_json_failure(file, error)
-        return None
+        return USAGE_ERROR if error.type_name in _NOT_A_FILE else PROGRAM_ERROR
+
+
+def outputs_refused(file: str, *paths: Path | None) -> bool:
+    """Check the output paths before the program runs (a mistake in `-o` costs nothing);
+    True after reporting the first one that cannot be written (exit 2)."""
+    from autograd_cli.graph.rendering import OutputError, check_output_path
+
+    for path in paths:
+        if path is None:
+            continue
+        try:
+            check_output_path(path, None if file == "-" else file)
+        except OutputError as error:
+            say(f"agraph: error: {error}\n")
+            return True
+    return False
 
 
 def prepare_engine(limits: Limits, seed: int | None = None) -> None:
@@ -75,9 +97,10 @@ def prepare_engine(limits: Limits, seed: int | None = None) -> None:
 
 
 def report_problems(file: str, text: str, result: Any, stream: TextIO,
-                     after: Sequence[ScriptError] = ()) -> None:
-    """The program's warnings and error, then the limits the work after it hit."""
-    for warning in result.warnings:
+                     after: Sequence[ScriptError] = (), quiet: bool = False) -> None:
+    """The program's warnings (not under `quiet`) and error, then the limits the work after
+    it hit."""
+    for warning in () if quiet else result.warnings:
         stream.write(visible(warning.format(display_name(file), text)))
     if result.error is not None:
         stream.write(result.error.format(display_name(file), text))

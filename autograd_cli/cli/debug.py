@@ -18,7 +18,7 @@ from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits
 
 
-def debug(file: str, *, limits: Limits) -> int:
+def debug(file: str, *, limits: Limits, quiet: bool = False) -> int:
     from autograd_cli.graph import rendering
     from autograd_cli.graph.recorder import GraphRecorder
     from autograd_cli.language.checker import check_program
@@ -29,8 +29,8 @@ def debug(file: str, *, limits: Limits) -> int:
              "file\n")
         return USAGE_ERROR
     text = load(file, limits)
-    if text is None:
-        return PROGRAM_ERROR
+    if isinstance(text, int):
+        return text
     try:
         check_program(text, limits)  # refuse a wrong program before any prompt
     except ScriptError as error:
@@ -46,7 +46,7 @@ def debug(file: str, *, limits: Limits) -> int:
     sys.stdout.flush()
     if debugger.quitted:
         return OK
-    report_problems(file, text, result, sys.stderr)
+    report_problems(file, text, result, sys.stderr, quiet=quiet)
     sys.stdout.write("the program ended\n" if result.error is None else
                      "the program stopped with an error\n")
     return OK if result.error is None else PROGRAM_ERROR

@@ -10,27 +10,31 @@ from pathlib import Path
 from autograd_cli.cli.common import (
     OK,
     PROGRAM_ERROR,
+    USAGE_ERROR,
     bounded,
     display_name,
     load,
+    outputs_refused,
     prepare_engine,
     say,
 )
-from autograd_cli.cli.render import render_to
+from autograd_cli.cli.render import graph_format, render_to
 from autograd_cli.language.bounds import Bound
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits, limit_error
 
 
 def explain(file: str, output: str, input_name: str, *, limits: Limits, svg: Path | None,
-            max_paths: int) -> int:
+            max_paths: int, quiet: bool = False) -> int:
     from autograd_cli.graph import rendering
     from autograd_cli.graph.provenance import Provenance
     from autograd_cli.tools import explain as chain_rule
 
+    if outputs_refused(file, svg):
+        return USAGE_ERROR
     text = load(file, limits)
-    if text is None:
-        return PROGRAM_ERROR
+    if isinstance(text, int):
+        return text
     prepare_engine(limits)
     provenance = Provenance()
     observer = chain_rule.ExplainObserver(provenance, output, input_name, max_paths)
@@ -58,7 +62,7 @@ def explain(file: str, output: str, input_name: str, *, limits: Limits, svg: Pat
     if problems or explanation is None:
         return PROGRAM_ERROR
     if svg is not None:
-        status = render_to(recorder, "svg", svg, file, {},
+        status = render_to(recorder, graph_format(svg), svg, file, {},
                             lambda graph: chain_rule.highlight_paths(graph, explanation),
                             bound=after.doing("drawing the graph")) or status
     return status

@@ -22,8 +22,8 @@ def lint(file: str, *, limits: Limits, json_output: bool) -> int:
     from autograd_cli.tools.inspection import Inspection
 
     text = load(file, limits)
-    if text is None:
-        return PROGRAM_ERROR
+    if isinstance(text, int):
+        return text
     prepare_engine(limits)
     inspection = Inspection(sys.stderr, lint=True)
     result, _ = rendering.record_program(text, limits, observers=inspection.observers())

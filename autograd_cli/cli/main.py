@@ -132,9 +132,9 @@ def _main() -> int:
     except KeyboardInterrupt:
         sys.stderr.write("agraph: interrupted\n")
         return 130
-    except BrokenPipeError:  # the reader went away (`agraph run x.expr | head`), as typer does
-        _silence_stdout()
-        return 1
+    except BrokenPipeError:  # the reader went away (`agraph run x.expr | head`): it had
+        silence_stdout()   # what it wanted, and `set -o pipefail` builds must not fail
+        return 0
     except MemoryError:  # never an "internal error": the machine has less memory than allowed
         from autograd_cli.language.bounds import out_of_memory
 
@@ -161,7 +161,7 @@ def _leave(status: int) -> None:
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (`| head`): it had what it wanted
-        _silence_stdout()
+        silence_stdout()
     except (OSError, ValueError):
         status = status or 1
     try:
@@ -171,7 +171,7 @@ def _leave(status: int) -> None:
     os._exit(status)
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's last flush does not fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -35,6 +35,7 @@ class Option:
     metavar: str | None = None
     minimum: int | None = None
     argument: bool = False  # positional (FILE, OUTPUT, INPUT), not an option
+    many: bool = False  # an argument given one or more times (render's FILEs)
 
     @property
     def fast(self) -> bool:
@@ -51,8 +52,12 @@ class Command:
     fast: bool = False  # main.py may run its simple command lines without typer
 
 
-FILE = Option("file", (), TEXT, argument=True,
+FILE = Option("file", (), TEXT, argument=True, metavar="FILE",
               help="The .expr program, or - to read it from stdin.")
+QUIET = Option("quiet", ("--quiet", "-q"), FLAG, False, "Leave out warnings and notes (errors "
+               "are still shown): for docs builds.")
+SEED = Option("seed", ("--seed",), INT, None, "Seed the default random generator with N "
+              "(default: 67280421310721, so every run draws the same numbers).", metavar="N")
 DETECT_ANOMALY = ("--detect-anomaly",)
 
 COMMANDS: dict[str, Command] = {
@@ -77,26 +82,31 @@ COMMANDS: dict[str, Command] = {
             Option("table", ("--table",), FLAG, None, "Show the table of the program's tensors "
                    "after it ran (default: only when stdout is a terminal).",
                    negative="--no-table"),
-            Option("svg", ("--svg",), OUTPUT, None,
-                   "Also render the graph to this SVG file."),
+            Option("svg", ("--graph", "--svg"), OUTPUT, None, "Also draw the graph to FILE, "
+                   "in the format its extension names (.svg, .png, .dot, .mmd, ...).",
+                   metavar="FILE"),
+            Option("output", ("--output", "-o"), OUTPUT, None, "Write what run prints to FILE "
+                   "instead of stdout, atomically, and only if the program ran to its end.",
+                   metavar="FILE"),
+            Option("check_file", ("--check",), PATH, None,
+                   "Exit 1 if FILE differs from what run would print.", metavar="FILE"),
             Option("trace", ("--trace",), FLAG, False, "Write a line to stderr for each op as "
                    "it runs and each node backward visits."),
             Option("detect_anomaly", DETECT_ANOMALY, FLAG, False, "Stop at the first NaN or "
                    "infinity, naming the op (forward) or the backward node and its forward op."),
             Option("break_line", ("--break",), INT, None, "Run until LINE is about to run, show "
-                   "the table there (and write the graph so far to --svg), and stop.",
+                   "the table there (and write the graph so far to --graph), and stop.",
                    metavar="LINE", minimum=1),
             Option("watch", ("--watch",), TEXT, None, "Show NAME's value each time it is "
                    "rebound, as a series with a sparkline (on stderr).", metavar="NAME"),
             Option("lint", ("--lint",), FLAG, None, "After the run, note gradient-flow problems "
                    "on stderr, if there are any (see `agraph lint`). Default: only when stderr "
                    "is a terminal.", negative="--no-lint"),
-            Option("seed", ("--seed",), INT, None, "Seed the default random generator with N "
-                   "(default: 67280421310721, so every run draws the same numbers).",
-                   metavar="N"),
+            SEED,
             Option("figures", ("--figures",), OUTPUT, None, "Write the figures the program "
                    "draws with matplotlib into DIR (plt.show() as figure-N.svg, "
                    "plt.savefig(NAME) as DIR/NAME).", metavar="DIR"),
+            QUIET,
         )),
     "check": Command(
         family="run",
@@ -116,21 +126,29 @@ COMMANDS: dict[str, Command] = {
     Example: agraph render broken.expr --detect-anomaly -o broken.svg
     """,
         options=(
-            FILE,
-            Option("fmt", ("--format", "-f"), CHOICE, "svg", "Output format.", choices=FORMATS),
+            Option("file", (), TEXT, argument=True, many=True, metavar="FILE",
+                   help="The .expr program(s), or - to read one from stdin; several are drawn "
+                   "into the directory -o names."),
+            Option("fmt", ("--format", "-f"), CHOICE, None, "Output format: "
+                   f"{', '.join(FORMATS)} (default: -o's extension, else svg).",
+                   choices=FORMATS, metavar="FORMAT"),
             Option("svg", ("--svg",), FLAG, False, "Short for --format svg."),
-            Option("output", ("--output", "-o"), OUTPUT, None,
-                   "Write here instead of stdout (atomically)."),
+            Option("output", ("--output", "-o"), OUTPUT, None, "Write here instead of stdout, "
+                   "atomically; the format follows the extension. DIR/ for several programs."),
             Option("view", ("--view",), CHOICE, "forward", "forward: tensors and ops; backward: "
-                   "grad_fn nodes as autograd holds them.", choices=VIEWS),
+                   "grad_fn nodes as autograd holds them.", choices=VIEWS, metavar="VIEW"),
             Option("pass_number", ("--pass",), INT, None,
                    "Draw the graph that the N-th backward()/autograd.grad walked."),
             Option("show_saved", ("--show-saved",), FLAG, False,
                    "Backward view: add the tensors each node saved."),
-            Option("values", ("--values",), FLAG, True, negative="--no-values"),
-            Option("grads", ("--grads",), FLAG, True, negative="--no-grads"),
-            Option("legend", ("--legend",), FLAG, True, negative="--no-legend"),
-            Option("rankdir", ("--rankdir",), CHOICE, "TB", choices=("TB", "LR")),
+            Option("values", ("--values",), FLAG, True, "Show small tensors' values in their "
+                   "boxes.", negative="--no-values"),
+            Option("grads", ("--grads",), FLAG, True, "Show gradients (.grad) in the boxes.",
+                   negative="--no-grads"),
+            Option("legend", ("--legend",), FLAG, True, "Draw a legend of the styles used.",
+                   negative="--no-legend"),
+            Option("rankdir", ("--rankdir",), CHOICE, "TB", "Lay the graph out top to bottom "
+                   "(TB) or left to right (LR).", choices=("TB", "LR"), metavar="TB|LR"),
             Option("max_nodes", ("--max-nodes",), INT, 300,
                    "Collapse or cut the graph past this many nodes."),
             Option("unroll", ("--unroll",), TEXT, None, "Draw loops unrolled: every iteration, "
@@ -140,9 +158,8 @@ COMMANDS: dict[str, Command] = {
                    "Exit 1 if this file differs from what would be rendered."),
             Option("detect_anomaly", DETECT_ANOMALY, FLAG, False, "Stop at the first NaN or "
                    "infinity and draw the graph up to it, the op that made it in red (exit 1)."),
-            Option("seed", ("--seed",), INT, None, "Seed the default random generator with N "
-                   "(default: 67280421310721, so every run draws the same numbers).",
-                   metavar="N"),
+            SEED,
+            QUIET,
         )),
     "explain": Command(
         family="explain",
@@ -161,10 +178,12 @@ COMMANDS: dict[str, Command] = {
                    help="The variable to differentiate (e.g. loss)."),
             Option("input_name", (), TEXT, argument=True, metavar="INPUT",
                    help="The variable to differentiate with respect to (e.g. w)."),
-            Option("svg", ("--svg",), OUTPUT, None,
-                   "Also draw the graph with the paths highlighted, to this SVG file."),
+            Option("svg", ("--graph", "--svg"), OUTPUT, None, "Also draw the graph with the "
+                   "paths highlighted to FILE, in the format its extension names.",
+                   metavar="FILE"),
             Option("max_paths", ("--max-paths",), INT, 20, "List at most this many paths (the "
                    "sum over all is still checked).", minimum=1),
+            QUIET,
         )),
     "debug": Command(
         family="debug",
@@ -179,7 +198,7 @@ COMMANDS: dict[str, Command] = {
     Example: printf 'break 15\\ncontinue\\nprint a\\ngraph\\nquit\\n' | agraph debug
     samples/computation_graph.expr
     """,
-        options=(FILE,)),
+        options=(FILE, QUIET)),
     "lint": Command(
         family="lint",
         help="Run a program and report gradient-flow problems, each with its line and a "

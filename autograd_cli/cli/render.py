@@ -16,27 +16,36 @@ from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits
 
 
-def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: str,
+def render(file: str, *, limits: Limits, fmt: str | None, output: Path | None, view: str,
            pass_number: int | None, show_saved: bool, values: bool, grads: bool, legend: bool,
            rankdir: str, max_nodes: int, check_file: Path | None,
            detect_anomaly: bool = False, svg: bool = False, seed: int | None = None,
-           unroll: int | None = None) -> int:
+           unroll: int | None = None, quiet: bool = False) -> int:
+    from autograd_cli.cli import outputs
     from autograd_cli.graph import rendering
     from autograd_cli.tools.inspection import Inspection
 
-    if svg:  # --svg is short for --format svg
-        fmt = "svg"
+    chosen = outputs.output_format(fmt, svg, output, rendering.FORMATS)  # --svg: --format svg
+    if chosen is None:
+        return common.USAGE_ERROR
+    fmt = chosen
+    if outputs.names_a_directory(output):  # -o DIR/: DIR/NAME.EXT
+        output = outputs.target_in(output, [file], fmt)
+        if output is None:
+            return common.USAGE_ERROR
+    if common.outputs_refused(file, output):
+        return common.USAGE_ERROR
     text = common.load(file, limits)
-    if text is None:
-        return common.PROGRAM_ERROR
+    if isinstance(text, int):
+        return text
     common.prepare_engine(limits, seed)
     inspection = Inspection(sys.stderr, detect_anomaly=detect_anomaly)
     started = time.monotonic()
     result, recorder = rendering.record_program(text, limits, keep_pass=pass_number,
                                                 observers=inspection.observers())
     inspection.finish(result, text)
-    common.report_problems(file, text, result, sys.stderr)
-    inspection.report(common.display_name(file), text, sys.stderr)
+    common.report_problems(file, text, result, sys.stderr, quiet=quiet)
+    inspection.report(common.display_name(file), text, sys.stderr, quiet=quiet)
     anomaly = inspection.anomaly
     if result.error is not None and anomaly is None:
         return common.PROGRAM_ERROR
@@ -51,6 +60,8 @@ def render(file: str, *, limits: Limits, fmt: str, output: Path | None, view: st
             recorder.set_variables({**result.variables, "(anomaly)": anomaly.output})
         mark = partial(mark_anomaly, anomaly=anomaly)
     bound = Bound.after_run(started, limits, "drawing the graph")
+    if quiet:
+        options["quiet"] = True
     if check_file is not None:
         status = _check_rendered(recorder, fmt, check_file, file, options, bound)
     else:
@@ -69,6 +80,8 @@ def _render(recorder: Any, fmt: str, file: str, options: dict[str, Any],
 
     bound = bound or Bound.unbounded()
     problems: list[ScriptError] = []
+    options = dict(options)
+    quiet = options.pop("quiet", False)
 
     def draw() -> bytes:
         if fmt == "html":  # both views in one page
@@ -76,6 +89,10 @@ def _render(recorder: Any, fmt: str, file: str, options: dict[str, Any],
                                          file_name=common.display_name(file),
                                          transform=transform, bound=bound)
         graph = rendering.graph_model(recorder, **options, bound=bound)
+        rendering.check_something_to_draw(graph)
+        if not graph.nodes and not quiet:
+            common.say(f"{common.display_name(file)}: note: the program made no tensors; the "
+                       "graph is empty\n")
         return rendering.render_model(transform(graph) if transform else graph, fmt)
 
     try:
@@ -96,11 +113,24 @@ def _render(recorder: Any, fmt: str, file: str, options: dict[str, Any],
 def render_to(recorder: Any, fmt: str, output: Path | None, file: str,
                options: dict[str, Any], transform: Callable[[Any], Any] | None = None,
                bound: Bound | None = None) -> int:
-    from autograd_cli.graph import rendering
-
     data = _render(recorder, fmt, file, options, transform, bound)
     if isinstance(data, int):
         return data
+    return write_output(data, output, file)
+
+
+def graph_format(path: Path) -> str:
+    """The format of a `--graph FILE` (run, explain): its extension's, else svg."""
+    from autograd_cli.cli.outputs import output_format
+    from renderers.formats import FORMATS
+
+    return output_format(None, False, path, FORMATS) or "svg"
+
+
+def write_output(data: bytes, output: Path | None, file: str) -> int:
+    """`data` to stdout, or written atomically to `output` (never over the input `file`)."""
+    from autograd_cli.graph import rendering
+
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -119,14 +149,19 @@ def _check_rendered(recorder: Any, fmt: str, existing: Path, file: str,
     data = _render(recorder, fmt, file, options, bound=bound)
     if isinstance(data, int):
         return data
+    return check_bytes(data, existing, "agraph render")
+
+
+def check_bytes(data: bytes, existing: Path, command: str) -> int:
+    """--check: OK when `existing` holds exactly `data`, else 1 with a message."""
     from autograd_cli.language.source import SourceError, read_regular_file
 
-    try:  # no more than the new rendering and a byte: a longer file differs anyway
+    try:  # no more than the new output and a byte: a longer file differs anyway
         current = read_regular_file(str(existing), len(data))
     except SourceError as error:
         common.say(f"agraph: error: cannot read {existing}: {error.message}\n")
         return common.PROGRAM_ERROR
     if current != data:
-        common.say(f"{existing}: differs from what `agraph render` makes now; render it again\n")
+        common.say(f"{existing}: differs from what `{command}` makes now; make it again\n")
         return common.PROGRAM_ERROR
     return common.OK

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from autograd_cli.cli.common import (
     OK,
@@ -16,11 +16,12 @@ from autograd_cli.cli.common import (
     bounded,
     display_name,
     load,
+    outputs_refused,
     prepare_engine,
     report_problems,
     say,
 )
-from autograd_cli.cli.render import render_to
+from autograd_cli.cli.render import check_bytes, graph_format, render_to, write_output
 from autograd_cli.language.bounds import Bound
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits
@@ -30,8 +31,8 @@ def check(file: str, *, limits: Limits) -> int:
     from autograd_cli.language.checker import check_program
 
     text = load(file, limits)
-    if text is None:
-        return PROGRAM_ERROR
+    if isinstance(text, int):
+        return text
     try:
         check_program(text, limits)
     except ScriptError as error:
@@ -44,20 +45,32 @@ def check(file: str, *, limits: Limits) -> int:
 def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg: Path | None,
         trace: bool = False, detect_anomaly: bool = False, break_line: int | None = None,
         watch: str | None = None, lint: bool | None = None, seed: int | None = None,
-        figures: Path | None = None) -> int:
+        figures: Path | None = None, quiet: bool = False, output: Path | None = None,
+        check_file: Path | None = None) -> int:
+    """`agraph run`; with `output` (-o) what it would print is written there atomically, and
+    only when the program ran to its end; with `check_file` (--check) it is compared."""
+    import io
+
     from autograd_cli.cli.figures import start_run as start_figures
     from autograd_cli.cli.figures import write_figures
     from autograd_cli.tools.inspection import Inspection
 
     if lint is None:
         lint = sys.stderr.isatty()  # notes are for people; pipes and docs builds stay quiet
+    if break_line is not None and (output is not None or check_file is not None):
+        say("agraph: error: --break shows a table and stops; it cannot be combined with -o "
+            "or --check\n")
+        return USAGE_ERROR
+    if outputs_refused(file, svg, output):
+        return USAGE_ERROR
+    out: TextIO = sys.stdout if output is None and check_file is None else io.StringIO()
 
     text = load(file, limits, json_output)
-    if text is None:
-        return PROGRAM_ERROR
+    if isinstance(text, int):
+        return text
     prepare_engine(limits, seed)
     start_figures()
-    echo = None if json_output else sys.stdout
+    echo = None if json_output else out
     inspection = Inspection(sys.stderr, trace=trace, detect_anomaly=detect_anomaly, watch=watch,
                             lint=lint, max_trace_bytes=limits.max_output_bytes)
     observers = inspection.observers()
@@ -86,33 +99,39 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     after = Bound.after_run(started, limits, "")
     problems: list[ScriptError] = []  # limits that the work after the run hit
     if json_output:
-        sys.stdout.write(_json_document(file, result, recorder, inspection, limits, after,
-                                        problems) + "\n")
+        out.write(_json_document(file, result, recorder, inspection, limits, after,
+                                 problems) + "\n")
     else:
-        sys.stdout.flush()
+        out.flush()
     if table is None:
-        table = sys.stdout.isatty()  # pipes and files get exactly what the program printed
+        table = out.isatty()  # pipes and files get exactly what the program printed
     rows = None
     if table and not json_output and stopper is None:
         bound = after.doing("drawing the table")
         rows = bounded(lambda: _table_rows(result.variables, bound), None, bound, problems)
-    report_problems(file, text, result, sys.stderr, problems)
-    inspection.report(display_name(file), text, sys.stderr)
+    report_problems(file, text, result, sys.stderr, problems, quiet)
+    inspection.report(display_name(file), text, sys.stderr, quiet=quiet,
+                      warnings_shown=result.warnings)
     if stopper is not None:
-        if not stopped:
+        if not stopped and not quiet:
             say(f"{display_name(file)}:{break_line}: note: --break: the program never "
                  "reached this line\n")
         if result.error is not None or (stopper.failures and not stopper.tool_missing):
             return PROGRAM_ERROR
         return TOOL_MISSING if stopper.tool_missing else OK
     if rows is not None:
-        _print_table(rows)
+        _print_table(rows, out)
     status = OK if result.error is None and not problems else PROGRAM_ERROR
     status = status or write_figures(display_name(file), figures, text, result.variables)
     if svg is not None:
-        written = render_to(recorder, "svg", svg, file, {},
-                             bound=after.doing("drawing the graph"))
+        written = render_to(recorder, graph_format(svg), svg, file, {},
+                            bound=after.doing("drawing the graph"))
         status = status or written
+    if out is not sys.stdout and status == OK:  # a failed run leaves the file as it was
+        data = out.getvalue().encode("utf-8")  # type: ignore[attr-defined]
+        if check_file is not None:
+            return check_bytes(data, check_file, "agraph run")
+        return write_output(data, output, file)
     return status
 
 
@@ -194,7 +213,12 @@ def _table_rows(variables: dict[str, Any], bound: Bound) -> list[dict[str, Any]]
 
 
 
-def _print_table(rows: list[dict[str, Any]]) -> None:
+def _print_table(rows: list[dict[str, Any]], out: TextIO) -> None:
+    """The table on stdout (colour and width as the terminal allows) or into -o's file."""
+    from renderers import terminal
     from renderers.table import render_table
 
-    render_table(rows, sys.stdout, color=sys.stdout.isatty())
+    if out is sys.stdout:
+        render_table(rows, out, color=terminal.use_color(out), width=terminal.width(out))
+    else:
+        render_table(rows, out, color=False, width=terminal.width(out))

@@ -26,11 +26,16 @@ from renderers.model import Graph
 from renderers.svg import GraphvizFailed, GraphvizMissing
 
 __all__ = ["FORMATS", "GraphvizFailed", "GraphvizMissing", "OutputError", "RenderError",
-           "graph_dict", "graph_model", "render", "render_model", "write_atomically"]
+           "check_output_path", "graph_dict", "graph_model", "render", "render_model",
+           "write_atomically"]
 
 
 class RenderError(Exception):
     """A render request that cannot be met (e.g. `--pass 3` after two passes): exit 1."""
+
+
+class NothingToDraw(RenderError):
+    """The view asked for has no node (a backward view of a program without grad_fn)."""
 
 
 class OutputError(RenderError):
@@ -81,6 +86,17 @@ def graph_model(recorder: GraphRecorder, *, view: str = "forward",
     options = ViewOptions(view, values, grads, show_saved, legend, rankdir, max_nodes, title,
                           details, unroll)
     return build_graph(recorder, options, pass_number, bound)
+
+
+def check_something_to_draw(graph: Graph) -> None:
+    """Raise NothingToDraw for a backward view without a node (the command line says so
+    instead of writing a blank picture)."""
+    if graph.view == "backward" and not graph.nodes:
+        raise NothingToDraw(
+            "--view backward: nothing to draw: no tensor of the program has a grad_fn (none "
+            "requires grad, or every op ran under no_grad), so autograd built no backward "
+            "graph. Draw the ops with --view forward (the default), or create a leaf with "
+            "requires_grad=True.")
 
 
 def graph_dict(recorder: GraphRecorder, **options: Any) -> dict[str, Any]:
@@ -158,13 +174,32 @@ def write_atomically(path: str | os.PathLike[str], data: bytes,
       included), a directory, a path ending in `/`, a directory that does not exist (none is
       ever created), a block device or a socket.
     """
+    target, descriptor, status = _checked_target(path, input_path)
+    if descriptor is not None:
+        _write_descriptor(descriptor, target, data)
+    elif status is not None and (stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
+        _write_in_place(target, data)
+    else:  # what a symlink at `path` points to is replaced: the link stays
+        _replace(target, os.path.realpath(target), data, status)
+
+
+def check_output_path(path: str | os.PathLike[str],
+                      input_path: str | os.PathLike[str] | None = None) -> None:
+    """Raise OutputError if `write_atomically` would refuse `path`: the commands ask before the
+    program runs, so a mistake in `-o` costs nothing (it is checked again when writing)."""
+    _checked_target(path, input_path)
+
+
+def _checked_target(path: str | os.PathLike[str], input_path: str | os.PathLike[str] | None
+                    ) -> tuple[str, int | None, os.stat_result | None]:
+    """(the path as typed, the file descriptor it names or None, its stat or None if new), or
+    OutputError for a path that cannot be written (see `write_atomically`)."""
     target = given_text(path)  # as typed: `Path` drops the "/" of `newdir/`
     if input_path is not None and os.fspath(input_path) != "-" and same_file(target, input_path):
         raise OutputError(f"{target}: is the input program; refusing to overwrite it")
     descriptor = _descriptor_of(target)
     if descriptor is not None:
-        _write_descriptor(descriptor, target, data)
-        return
+        return target, descriptor, None
     try:
         status: os.stat_result | None = os.stat(target)  # follows symlinks
     except FileNotFoundError:
@@ -178,17 +213,15 @@ def write_atomically(path: str | os.PathLike[str], data: bytes,
     elif stat.S_ISDIR(status.st_mode):
         raise OutputError(f"{target}: is a directory; give a file name")
     elif stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
-        _write_in_place(target, data)
-        return
+        return target, None, status
     elif not stat.S_ISREG(status.st_mode):
         kind = "block device" if stat.S_ISBLK(status.st_mode) else (
             "socket" if stat.S_ISSOCK(status.st_mode) else "special file")
         raise OutputError(f"{target}: is a {kind}, not a regular file; refusing to write to it")
-    real = os.path.realpath(target)  # what a symlink at `path` points to: the link stays
-    directory = os.path.dirname(real)
+    directory = os.path.dirname(os.path.realpath(target))
     if not os.path.isdir(directory):
         raise OutputError(f"{target}: directory {directory} does not exist")
-    _replace(target, real, data, status)
+    return target, None, status
 
 
 _SEPARATORS = tuple(sep for sep in (os.sep, os.altsep, "/") if sep)

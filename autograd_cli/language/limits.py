@@ -93,3 +93,23 @@ class LimitExceeded(Exception):
         super().__init__(what)
         self.field = field
         self.what = what
+
+
+# What each limit bounds, for `--help` (the table in this module's docstring says the same).
+DESCRIPTIONS = {
+    "max_seconds": "Wall-clock seconds a run may take.",
+    "max_steps": "Statements, calls and loop iterations a run may execute.",
+    "max_loop_iterations": "Iterations of any one loop.",
+    "max_call_depth": "Nested calls of the program's functions.",
+    "max_int_bits": "Bits of an integer result.",
+    "max_str_len": "Characters of a string.",
+    "max_list_len": "Items of a list or tuple.",
+    "max_nested_items": "Nested items one ==, <, in, hash or sort may walk.",
+    "max_tensor_elements": "Elements of one tensor.",
+    "max_total_tensor_bytes": "Bytes of all tensors alive at once.",
+    "max_graph_nodes": "Nodes one backward pass may walk.",
+    "max_source_bytes": "Bytes of the program file.",
+    "max_nesting_depth": "Nesting depth of the program's syntax.",
+    "max_output_bytes": "Bytes the program may print (and of the --json tensors).",
+    "max_resident_bytes": "Peak memory of the whole process, in bytes.",
+}

@@ -48,8 +48,6 @@ def decode_source(data: bytes) -> str:
         line, col = _position(body, exc.start)
         raise SourceError("SyntaxError", f"the program is not UTF-8 text: invalid byte "
                           f"0x{body[exc.start]:02x}", line, col) from None
-    if not text.strip():
-        raise SourceError("ValueError", "the program is empty")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -109,6 +109,8 @@ class Debugger:
         try:
             self._show_location(node)
             self._read_commands(depth)
+        except BrokenPipeError:  # the reader went away (`| head`): as if it said quit
+            self.quitted = True
         finally:
             if interpreter is not None:
                 interpreter.deadline = time.monotonic() + remaining
@@ -202,6 +204,7 @@ class Debugger:
 
     def _table(self, argument: str) -> None:
         from autograd_cli.graph.report import table_rows
+        from renderers import terminal
         from renderers.table import render_table
 
         bound = Bound.from_now(self.limits, "the table")
@@ -210,7 +213,8 @@ class Debugger:
         except (LimitExceeded, MemoryError) as error:
             self._failed("cannot show the table", error, bound)
             return
-        render_table(rows, self.out, color=_is_terminal(self.out))
+        render_table(rows, self.out, color=terminal.use_color(self.out),
+                     width=terminal.width(self.out))
 
     def _failed(self, what: str, error: BaseException, bound: Bound) -> None:
         """A command's work hit a limit (the same as the program's, counted from the command)."""
@@ -353,11 +357,6 @@ def _program_map(text: str) -> tuple[set[int], dict[int, str]]:
                 if isinstance(inner, ast.stmt) and inner is not node:
                     functions[inner.lineno] = node.name
     return starts, functions
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty()) if isatty is not None else False
 
 
 def text_tree(graph: Any) -> str:

@@ -82,7 +82,10 @@ class Inspection:
             if result.error is not None:  # a run cut short: only what explains its error
                 self.findings = [f for f in self.findings if f.kind in ERROR_KINDS]
 
-    def report(self, filename: str, text: str, stream: TextIO) -> None:
+    def report(self, filename: str, text: str, stream: TextIO, *, quiet: bool = False,
+               warnings_shown: Any = ()) -> None:
+        """The anomaly's note, the watch series, then the lint notes: none under `quiet`,
+        and none that says again what a warning in `warnings_shown` said."""
         anomaly = self.anomaly
         if anomaly is not None:
             from autograd_cli.tools.anomaly import backward_note
@@ -90,8 +93,11 @@ class Inspection:
             stream.write(backward_note(anomaly, filename, text))
         if self.watcher is not None:
             stream.write(self.watcher.report(unicode=_can_write(stream, "▁█")))
+        if quiet:
+            return
         for finding in self.findings:
-            stream.write(finding.format(filename))
+            if not finding.restates(warnings_shown):
+                stream.write(finding.format(filename))
 
 
 def _can_write(stream: TextIO, sample: str) -> bool:

@@ -35,6 +35,9 @@ NO_SOURCES: frozenset[int] = frozenset()
 # What explains a program's error; after a run cut short by an error, only these are reported
 # (a pass stopped halfway would look like a cut path).
 ERROR_KINDS = frozenset({"second-backward", "nonleaf-grad"})
+# Findings that say again what a warning of the program said at the same line (PyTorch's own
+# warning is shown; the note would repeat it).
+WARNING_OF_KIND = {"nonleaf-grad": NONLEAF_GRAD_WARNING}
 
 
 @dataclass(frozen=True, order=True)
@@ -50,6 +53,12 @@ class Finding:
 
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "kind": self.kind, "message": self.message, "fix": self.fix}
+
+    def restates(self, warnings: Any) -> bool:
+        """True when one of `warnings` (shown at the same line) already said this."""
+        said = WARNING_OF_KIND.get(self.kind)
+        return said is not None and any(w.line == self.line and w.message == said
+                                        for w in warnings)
 
 
 @dataclass
