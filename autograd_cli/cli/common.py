@@ -71,6 +71,8 @@ def load(file: str, limits: Limits, json_output: bool = False) -> str | int:
 def outputs_refused(file: str, *paths: Path | None) -> bool:
     """Check the output paths before the program runs (a mistake in `-o` costs nothing);
     True after reporting the first one that cannot be written (exit 2)."""
+    if all(path is None for path in paths):
+        return False  # nothing to check: the rendering module (and torch.nn) stays unloaded
     from autograd_cli.graph.rendering import OutputError, check_output_path
 
     for path in paths:
