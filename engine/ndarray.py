@@ -92,12 +92,37 @@ class ScalarType:
         return f"<class 'numpy.{self._type.__name__}'>"
 
 
-class NumpyFloat(float):
-    """A floating-point element (`a[0]`, `a.sum()`): a Python float that prints as numpy's
-    scalar does (`0.1` for a float32 0.1, `np.float32(0.1)` as a repr) and computes in its
-    precision."""
+class _NumpyScalar:
+    """What a numpy element shows and does whatever its kind: it prints as numpy's scalar
+    (`0.1` for a float32 0.1, `np.float32(0.1)` as a repr) and computes in its precision."""
 
     PUBLIC_ATTRS = frozenset({"item", "dtype"})
+    __slots__ = ()
+    _scalar: np.generic
+
+    def __repr__(self) -> str:
+        return repr(self._scalar)
+
+    def __str__(self) -> str:
+        return str(self._scalar)
+
+    def __format__(self, spec: str) -> str:
+        return format(self._scalar, spec)
+
+    @property
+    def dtype(self) -> NumpyDType:
+        return NumpyDType(self._scalar.dtype)
+
+    def __neg__(self) -> Any:
+        return wrap(-self._scalar)  # type: ignore[operator]
+
+    def __abs__(self) -> Any:
+        return wrap(abs(self._scalar))  # type: ignore[arg-type]
+
+
+class NumpyFloat(_NumpyScalar, float):
+    """A floating-point element (`a[0]`, `a.sum()`): a Python float that is numpy's scalar."""
+
     __slots__ = ("_scalar",)
     _scalar: np.floating[Any]
 
@@ -106,97 +131,34 @@ class NumpyFloat(float):
         made._scalar = value
         return made
 
-    def __repr__(self) -> str:
-        return repr(self._scalar)
-
-    def __str__(self) -> str:
-        return str(self._scalar)
-
-    def __format__(self, spec: str) -> str:
-        return format(self._scalar, spec)
-
-    @property
-    def dtype(self) -> NumpyDType:
-        return NumpyDType(self._scalar.dtype)
-
     def item(self) -> float:
         return float(self)
-
-    def __neg__(self) -> Any:
-        return wrap(-self._scalar)
 
     def __pos__(self) -> Any:
         return self
 
-    def __abs__(self) -> Any:
-        return wrap(abs(self._scalar))
 
+class NumpyInt(_NumpyScalar, int):
+    """An integer element: a Python int that is numpy's scalar (fixed width)."""
 
-NumpyFloat.__name__ = NumpyFloat.__qualname__ = "floating"
-
-
-def _float_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
-    def operator(self: NumpyFloat, other: Any) -> Any:
-        if isinstance(other, (NumpyFloat, NumpyInt)):
-            other = other._scalar
-        elif not isinstance(other, (int, float)):
-            return NotImplemented
-        if reflected:
-            return wrap(ufunc(other, self._scalar))
-        return wrap(ufunc(self._scalar, other))
-
-    return operator
-
-
-_FLOAT_OPERATORS: dict[str, Any] = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
-                    "truediv": np.true_divide, "floordiv": np.floor_divide, "mod": np.remainder,
-                    "pow": np.power}
-for _name, _ufunc in _FLOAT_OPERATORS.items():
-    setattr(NumpyFloat, f"__{_name}__", _float_operator(_ufunc, False))
-    setattr(NumpyFloat, f"__r{_name}__", _float_operator(_ufunc, True))
-
-
-class NumpyInt(int):
-    """An integer element: a Python int that shows as numpy's (`np.int64(3)` as a repr) and
-    computes as numpy does (fixed width)."""
-
-    PUBLIC_ATTRS = frozenset({"item", "dtype"})
-    _scalar: np.integer[Any]  # (an int subclass cannot have __slots__)
+    _scalar: np.integer[Any]  # (an int subclass cannot have __slots__ of its own)
 
     def __new__(cls, value: np.integer[Any]) -> NumpyInt:
         made = int.__new__(cls, int(value))
         made._scalar = value
         return made
 
-    def __repr__(self) -> str:
-        return repr(self._scalar)
-
-    def __str__(self) -> str:
-        return str(self._scalar)
-
-    def __format__(self, spec: str) -> str:
-        return format(self._scalar, spec)
-
-    @property
-    def dtype(self) -> NumpyDType:
-        return NumpyDType(self._scalar.dtype)
-
     def item(self) -> int:
         return int(self)
 
-    def __neg__(self) -> Any:
-        return wrap(-self._scalar)
 
-    def __abs__(self) -> Any:
-        return wrap(abs(self._scalar))
-
-
+NumpyFloat.__name__ = NumpyFloat.__qualname__ = "floating"
 NumpyInt.__name__ = NumpyInt.__qualname__ = "signedinteger"
 
 
-def _int_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
-    def operator(self: NumpyInt, other: Any) -> Any:
-        if isinstance(other, (NumpyInt, NumpyFloat)):
+def _scalar_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
+    def operator(self: _NumpyScalar, other: Any) -> Any:
+        if isinstance(other, _NumpyScalar):
             other = other._scalar
         elif not isinstance(other, (int, float)):
             return NotImplemented
@@ -207,9 +169,13 @@ def _int_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[..., A
     return operator
 
 
-for _name, _ufunc in _FLOAT_OPERATORS.items():
-    setattr(NumpyInt, f"__{_name}__", _int_operator(_ufunc, False))
-    setattr(NumpyInt, f"__r{_name}__", _int_operator(_ufunc, True))
+_SCALAR_OPERATORS: dict[str, Any] = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
+                                     "truediv": np.true_divide, "floordiv": np.floor_divide,
+                                     "mod": np.remainder, "pow": np.power}
+for _kind in (NumpyFloat, NumpyInt):
+    for _name, _ufunc in _SCALAR_OPERATORS.items():
+        setattr(_kind, f"__{_name}__", _scalar_operator(_ufunc, False))
+        setattr(_kind, f"__r{_name}__", _scalar_operator(_ufunc, True))
 
 
 def scalar(value: Any) -> Any:
