@@ -114,3 +114,23 @@ def assert_matches_pytorch(cli: Any, program: Path, expected_json: Path) -> None
     expected = load_json(expected_json)
     assert differences(expected, json.loads(result.stdout)) == []
     assert result.exit_code == (0 if expected["error"] is None else 1)
+
+
+def assert_refused_when_used(tmp_path: Path, imports: str, statement: str, name: str,
+                             victim_text: str) -> Path:
+    """Run `imports`, a print and `statement` (line 4) beside a file `victim`: the statement is
+    refused there with PermissionError naming `name`, after the print, and nothing is written.
+    Returns the victim's path."""
+    victim = tmp_path / "victim"
+    victim.write_text(victim_text)
+    program = tmp_path / "p.expr"
+    program.write_text(f"{imports}print('before')\n{statement}\n")
+    result = run_agraph("run", str(program), cwd=tmp_path)
+    stderr = result.stderr.decode()
+    assert result.returncode == 1, stderr
+    assert result.stdout.decode() == "before\n"
+    assert stderr.startswith(f"{program}:4:1: PermissionError: {name} is not available in "
+                             "agraph"), stderr
+    assert "Traceback" not in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.expr", "victim"]
+    return victim

@@ -13,7 +13,7 @@ import pytest
 
 from autograd_cli.language.interpreter import run_program
 from autograd_cli.language.limits import Limits
-from tests.conftest import run_agraph
+from tests.conftest import assert_refused_when_used
 
 
 def agraph_output(source: str, **limits: Any) -> str:
@@ -196,18 +196,8 @@ REFUSED = [
 @pytest.mark.parametrize("statement, name", REFUSED)
 def test_numpy_host_functions_are_refused_when_used(statement: str, name: str,
                                                     tmp_path: Any) -> None:
-    victim = tmp_path / "victim"
-    victim.write_text("1 2 3")
-    program = tmp_path / "p.expr"
-    program.write_text(f"import numpy as np\na = np.arange(3.0)\nprint('before')\n{statement}\n")
-    result = run_agraph("run", str(program), cwd=tmp_path)
-    stderr = result.stderr.decode()
-    assert result.returncode == 1, stderr
-    assert result.stdout.decode() == "before\n"
-    assert stderr.startswith(f"{program}:4:1: PermissionError: {name} is not available in "
-                             "agraph"), stderr
-    assert "Traceback" not in stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.expr", "victim"]
+    assert_refused_when_used(tmp_path, "import numpy as np\na = np.arange(3.0)\n", statement,
+                             name, "1 2 3")
 
 
 def test_print_options_do_not_leak_between_runs() -> None:

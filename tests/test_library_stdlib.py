@@ -17,7 +17,7 @@ import pytest
 from autograd_cli.language.interpreter import run_program
 from autograd_cli.language.limits import Limits
 from autograd_cli.library import IMPORTABLE_MODULES, LIBRARY_MODULES
-from tests.conftest import run_agraph
+from tests.conftest import assert_refused_when_used
 
 
 def output(source: str, **limits: Any) -> str:
@@ -206,18 +206,8 @@ REFUSED = [
 
 @pytest.mark.parametrize("statement, name", REFUSED)
 def test_host_functions_are_refused_when_used(statement: str, name: str, tmp_path: Any) -> None:
-    victim = tmp_path / "victim"
-    victim.write_text("keep")
-    program = tmp_path / "p.expr"
-    program.write_text(f"import os\nimport sys\nprint('before')\n{statement}\n")
-    result = run_agraph("run", str(program), cwd=tmp_path)
-    stderr = result.stderr.decode()
-    assert result.returncode == 1, stderr
-    assert result.stdout.decode() == "before\n"
-    assert stderr.startswith(f"{program}:4:1: PermissionError: {name} is not available in "
-                             "agraph"), stderr
-    assert "Traceback" not in stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.expr", "victim"]
+    victim = assert_refused_when_used(tmp_path, "import os\nimport sys\n", statement, name,
+                                      "keep")
     assert victim.read_text() == "keep"
 
 
