@@ -6,6 +6,7 @@ import numpy as np
 
 from engine import budget
 from engine.autograd import Function, other_operands
+from engine.ops import dot_order
 
 
 def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
@@ -113,7 +114,7 @@ class Dot(Function):
                                f"to have the same number of elements, but got {n} and {m} "
                                "elements respectively")
         _check_dtypes(a, b)
-        return np.dot(a, b)
+        return dot_order.dot(a, b)
 
     def backward(self, grad, inputs, output):
         a, b = inputs
