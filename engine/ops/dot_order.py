@@ -5,7 +5,8 @@ float32 result then differs, enough to change a printed `loss.item()` a few step
 polynomial-fitting tutorials. The order below was read off torch 2.13 (MKL 2024.2) on an AVX-512
 machine by probing which products meet first (a product of 2**25 and one of -2**25 cancel or
 swallow a 1 depending on the grouping), then checked against torch on random vectors of every
-length up to 80 and of chosen lengths up to the limit (float32: 8,191, float64: 4,095). Each product is rounded before it is added (no FMA).
+length up to 80 and of chosen lengths up to the limit (float32: 8,191, float64: 4,095). Each
+product is rounded before it is added (no FMA).
 
 float32 (lanes = 4 below 8 elements, 8 below 16, else 16):
   - under 4 elements: left to right;
