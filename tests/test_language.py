@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from typing import Any
 
@@ -175,8 +176,12 @@ def test_functions_print_without_host_reprs() -> None:
         print(f, [lambda: 0], print, len, str, torch, torch.tensor, 'a'.join)
         print(f"{f} {f!r} {print}", str(f), repr([f]), '{}'.format(f), '%s %r' % (f, f))
     """)
-    assert "<function " not in text and "<module " not in text and " at 0x" not in text
-    assert text.startswith("<def f> [<lambda>] <built-in function print> <built-in function len>"
+    # Python's reprs, with the run's addresses (given in order of creation), never the host's
+    assert "<module " not in text
+    assert re.findall(r" at (0x[0-9a-f]+)>", text) == ["0x7f0000001000", "0x7f0000001040"] + [
+        "0x7f0000001000"] * 7
+    assert text.startswith("<function f at 0x7f0000001000> [<function <lambda> at "
+                           "0x7f0000001040>] <built-in function print> <built-in function len>"
                            " <class 'str'> <agraph namespace torch> <built-in function tensor>")
 
 
@@ -238,8 +243,6 @@ REFUSED = [
      "__init__"),
     ("yield in an expression", "def f():\n    print((yield 1))", "SyntaxError", 2, 12,
      "yield"),
-    ("yield in try", "def f():\n    try:\n        yield 1\n    finally:\n        pass",
-     "SyntaxError", 3, 9, "yield"),
     ("async", "async def f():\n    pass", "SyntaxError", 1, 1, "async"),
     ("import subprocess", "import torch\nimport subprocess", "ImportError", 2, 1,
      "subprocess"),

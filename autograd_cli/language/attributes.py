@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING, Any
 from autograd_cli.language import classes, definitions
 from autograd_cli.language.builtins import PLAIN_METHODS, checked_method, checked_method_names
 from autograd_cli.language.checker import SAVED_TENSOR_ATTRIBUTES
-from autograd_cli.language.objects import BuiltinType, Namespace, UserFunction, is_engine_object
+from autograd_cli.language.objects import (
+    BoundMethod,
+    BuiltinType,
+    Namespace,
+    UserFunction,
+    is_engine_object,
+)
 from autograd_cli.language.torch_modules import torch_class
 from engine.refused import Refused
 
@@ -91,7 +97,7 @@ class AttributeAccess:
                 return value.python_type.__name__
             if isinstance(value, type):
                 return value.__name__
-            if isinstance(value, classes.BoundMethod):
+            if isinstance(value, BoundMethod):
                 value = value.function
             if isinstance(value, (UserFunction, definitions.ContextDecorated, BuiltinType)):
                 return str(value.name).rpartition(".")[2]

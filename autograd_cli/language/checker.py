@@ -292,7 +292,7 @@ class _Walk:
 
     def _mark_yield_places(self, body: list[ast.stmt]) -> None:
         """A yield is run as a statement, as the value of an assignment, inside for, while,
-        if and with (language/generators.py); anywhere else it is refused."""
+        if, with and try (language/generators.py); anywhere else it is refused."""
         for statement in body:
             if isinstance(statement, (ast.Expr, ast.Assign)) and isinstance(
                     statement.value, (ast.Yield, ast.YieldFrom)):
@@ -301,11 +301,15 @@ class _Walk:
                 self._mark_yield_places(statement.body)
                 self._mark_yield_places(statement.orelse if not isinstance(
                     statement, ast.With) else [])
+            elif isinstance(statement, ast.Try):
+                for part in (statement.body, statement.orelse, statement.finalbody,
+                             *(handler.body for handler in statement.handlers)):
+                    self._mark_yield_places(part)
 
     def _yield(self, node: ast.AST) -> None:
         if id(node) not in self.yield_places:
             self._refuse(node, "yield is supported as a statement or the value of an "
-                         "assignment (x = yield y), inside for, while, if and with; not here")
+                         "assignment (x = yield y), inside for, while, if, with and try; not here")
 
     def _import(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Import)

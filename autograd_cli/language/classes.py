@@ -21,7 +21,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from autograd_cli.language.objects import UserFunction
+from autograd_cli.language.objects import BoundMethod, UserFunction
 
 MEMBERS_KEY = "_agraph_members"
 SOURCE_KEY = "_agraph_node"
@@ -94,28 +94,6 @@ class PropertyMember:
 
     def __repr__(self) -> str:
         return "<property object>"
-
-
-class BoundMethod:
-    """`obj.method`: a program function with its first argument given."""
-
-    __slots__ = ("function", "owner")
-
-    def __init__(self, function: Any, owner: Any) -> None:
-        self.function = function
-        self.owner = owner
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.function(self.owner, *args, **kwargs)
-
-    def __repr__(self) -> str:
-        from autograd_cli.language.objects import display_repr
-
-        name = getattr(self.function, "name", "method")
-        return f"<bound method {name} of {display_repr(self.owner)}>"
-
-
-BoundMethod.__name__ = BoundMethod.__qualname__ = "method"
 
 
 def is_program_class(value: Any) -> bool:

@@ -59,6 +59,8 @@ def make_function(interpreter: Interpreter, node: ast.FunctionDef | ast.Lambda,
         arguments.kwarg.arg if arguments.kwarg else None)
     scope = interpreter.scope
     qualname = f"{scope.class_name}.{name}" if scope.class_name else name
+    if scope.function is not None and not scope.class_name:  # defined inside a call
+        qualname = f"{scope.function.name}.<locals>.{name}"
     function = UserFunction(qualname, node, signature, interpreter.inner_enclosing(),
                             interpreter, interpreter.local_names(node))
     function.is_generator = is_generator_function(node)

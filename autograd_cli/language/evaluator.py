@@ -48,6 +48,7 @@ from autograd_cli.language.generators import ProgramGenerator
 from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
 from autograd_cli.language.memory import charge_result, check_container, check_copy, check_range
 from autograd_cli.language.objects import (
+    BoundMethod,
     Namespace,
     UserFunction,
     bind_arguments,
@@ -655,7 +656,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         kind = type(function)
         if kind is UserFunction:
             return self._call_user(function, args, kwargs)
-        if kind is classes.BoundMethod and type(function.function) is UserFunction:
+        if kind is BoundMethod and type(function.function) is UserFunction:
             return self._call_user(function.function, [function.owner, *args], kwargs)
         if kind is type and classes.is_program_class(function):
             return classes.instantiate(function, args, kwargs, self.call_member)

@@ -59,7 +59,7 @@ def execute_try(interpreter: Interpreter, node: ast.Try) -> Any:
             exception = program_exception(error)
             if exception is None:
                 raise
-            handler = _matching_handler(interpreter, node.handlers, exception)
+            handler = matching_handler(interpreter, node.handlers, exception)
             if handler is None:
                 raise
             signal = _handle(interpreter, handler, exception, error)
@@ -79,7 +79,7 @@ def execute_try(interpreter: Interpreter, node: ast.Try) -> Any:
     return signal
 
 
-def _matching_handler(interpreter: Interpreter, handlers: list[ast.ExceptHandler],
+def matching_handler(interpreter: Interpreter, handlers: list[ast.ExceptHandler],
                       exception: BaseException) -> ast.ExceptHandler | None:
     for handler in handlers:
         if handler.type is None:

@@ -3,8 +3,8 @@
 No thread per generator: the body of a generator function runs as a *host* generator
 (`run_body`) that walks the statements the way `Interpreter.execute_block` does and hands each
 statement that holds no `yield` to it. The statements that hold one (`yield` as a statement or
-as the value of an assignment, inside `for`, `while`, `if`, `with`; the checker refuses the
-other places) have generator versions here, so a `yield` suspends the whole walk in Python's
+as the value of an assignment, inside `for`, `while`, `if`, `with`, `try`; the checker refuses
+the other places) have generator versions here, so a `yield` suspends the whole walk in Python's
 own frames and `next()` resumes it. `ProgramGenerator.send` switches the interpreter to the
 generator's scope while it runs and back when it yields: each resumption counts a step and a
 nested call (max_call_depth), and everything it runs counts as any statement does.
@@ -40,10 +40,17 @@ def yields_in(body: list[ast.stmt]) -> frozenset[int]:
                                  ast.ClassDef)):
                 continue
             stack.extend(ast.iter_child_nodes(node))
-        if isinstance(statement, (ast.For, ast.While, ast.If, ast.With)):
-            for part in (getattr(statement, "body", []), getattr(statement, "orelse", [])):
+        if isinstance(statement, (ast.For, ast.While, ast.If, ast.With, ast.Try)):
+            for part in _blocks_of(statement):
                 found |= yields_in(part)
     return frozenset(found)
+
+
+def _blocks_of(statement: ast.stmt) -> list[list[ast.stmt]]:
+    blocks = [getattr(statement, "body", []), getattr(statement, "orelse", [])]
+    if isinstance(statement, ast.Try):
+        blocks += [statement.finalbody, *(handler.body for handler in statement.handlers)]
+    return blocks
 
 
 def is_generator_function(node: ast.FunctionDef | ast.Lambda) -> bool:
@@ -223,8 +230,69 @@ def _with(interpreter: Interpreter, node: ast.With, yielding: frozenset[int]) ->
     return signal
 
 
+def _try(interpreter: Interpreter, node: ast.Try, yielding: frozenset[int]) -> Steps:
+    """`try` as exceptions.execute_try runs it, with yields in any of its blocks; closing the
+    generator inside `try` runs `finally`, as in Python."""
+    from autograd_cli.language import exceptions
+
+    signal: Any = None
+    try:
+        try:
+            signal = yield from _located_errors(interpreter, node.body, yielding)
+        except ScriptError as error:
+            exception = exceptions.program_exception(error)
+            if exception is None:
+                raise
+            handler = exceptions.matching_handler(interpreter, node.handlers, exception)
+            if handler is None:
+                raise
+            signal = yield from _handle(interpreter, handler, exception, error, yielding)
+        else:
+            signal = yield from run_body(interpreter, node.orelse, yielding)
+    except ScriptError as error:
+        if node.finalbody and exceptions.program_exception(error) is not None:
+            final = yield from run_body(interpreter, node.finalbody, yielding)
+            if final is not None:
+                return final
+        raise
+    except GeneratorExit:
+        if node.finalbody:
+            yield from run_body(interpreter, node.finalbody, yielding)
+        raise
+    if node.finalbody:
+        final = yield from run_body(interpreter, node.finalbody, yielding)
+        if final is not None:
+            return final
+    return signal
+
+
+def _located_errors(interpreter: Interpreter, body: list[ast.stmt], yielding: frozenset[int]
+                    ) -> Steps:
+    """run_body, with an error of a yielding statement located as execute_block locates one."""
+    try:
+        return (yield from run_body(interpreter, body, yielding))
+    except (ScriptError, RecursionError):
+        raise
+    except Exception as exc:
+        raise interpreter.located(exc) from None
+
+
+def _handle(interpreter: Interpreter, handler: ast.ExceptHandler, exception: BaseException,
+            error: ScriptError, yielding: frozenset[int]) -> Steps:
+    names = interpreter.scope.names
+    interpreter.handling.append(error)
+    try:
+        if handler.name is not None:
+            interpreter.bind_name(handler.name, exception, handler)
+        return (yield from run_body(interpreter, handler.body, yielding))
+    finally:
+        interpreter.handling.pop()
+        if handler.name is not None:
+            names.pop(handler.name, None)
+
+
 _HANDLERS: dict[type[ast.AST], Any] = {
     ast.Expr: _expression, ast.Assign: _assign, ast.For: _for, ast.While: _while, ast.If: _if,
-    ast.With: _with,
+    ast.With: _with, ast.Try: _try,
 }
 YIELDING_STATEMENTS = frozenset(_HANDLERS)

@@ -82,7 +82,29 @@ class UserFunction:
         return self.caller.call_from_host(self, args, kwargs)
 
     def __repr__(self) -> str:
-        return "<lambda>" if self.name == "<lambda>" else f"<def {self.name}>"
+        from engine.addresses import address_of
+
+        return f"<function {self.name} at {address_of(self)}>"
+
+
+class BoundMethod:
+    """`obj.method`: a program function with its first argument given."""
+
+    __slots__ = ("function", "owner")
+
+    def __init__(self, function: Any, owner: Any) -> None:
+        self.function = function
+        self.owner = owner
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.function(self.owner, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        name = getattr(self.function, "name", "method")
+        return f"<bound method {name} of {display_repr(self.owner)}>"
+
+
+BoundMethod.__name__ = BoundMethod.__qualname__ = "method"
 
 
 def bind_arguments(function: UserFunction, args: tuple[Any, ...] | list[Any],
@@ -345,7 +367,7 @@ _CONTAINERS: dict[type, tuple[str, str, str]] = {
     type({}.values()): ("dict_values([", "])", "dict_values([])"),
     type({}.items()): ("dict_items([", "])", "dict_items([])"),
 }
-_OWN_REPR = (UserFunction, Namespace, BuiltinMethod, BuiltinType)
+_OWN_REPR = (UserFunction, BoundMethod, Namespace, BuiltinMethod, BuiltinType)
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
