@@ -1,10 +1,13 @@
 """The standard modules a program can import: math, random, time, functools, itertools,
-collections, typing, os, sys. Values are compared with what CPython's own modules give; what
-would reach the host is refused when used, at its line; sizes are checked before C runs."""
+collections, typing, dataclasses, os, sys. Values are compared with what CPython's own modules
+give; what would reach the host is refused when used, at its line; sizes are checked before C
+runs."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import itertools
 import math
 import random
@@ -143,6 +146,78 @@ def test_collections_print_as_python_does() -> None:
     popped = q.popleft()  # print() evaluates its arguments before it shows them
     second = f"{q} {popped} {OrderedDict([('x', 1)])}\n"
     assert output(source) == first + second + "Point(x=3, y=4) 12 4\n"
+
+
+DATACLASS_PROGRAM = """
+from dataclasses import dataclass, field, asdict, astuple, fields, replace, FrozenInstanceError
+import dataclasses
+from typing import List
+
+
+@dataclass
+class Config:
+    lr: float = 0.1
+    epochs: int = 3
+    sizes: List[int] = field(default_factory=lambda: [2, 3])
+
+
+@dataclass(frozen=True, order=True)
+class Point:
+    x: int
+    y: int = 0
+
+
+@dataclass
+class Run(Config):
+    name: str = "run"
+    steps: int = field(default=5, repr=False)
+
+    def __post_init__(self):
+        self.total = self.epochs * self.steps
+
+
+c = Config(lr=0.01)
+print(c)
+print(c.lr, c.epochs, c.sizes, c == Config(lr=0.01), c == Config())
+p = Point(1, 2)
+print(p, p < Point(2, 0), sorted([Point(3), Point(1, 5), Point(1, 2)]))
+try:
+    p.x = 5
+except FrozenInstanceError as e:
+    print("frozen:", e)
+r = Run(epochs=2, name="a")
+print(r, r.total, asdict(r), astuple(p))
+print([f.name for f in fields(Run)], replace(p, y=9), dataclasses.is_dataclass(r), p == Point(1, 2))
+try:
+    Point()
+except TypeError as e:
+    print(e)
+try:
+    {c}
+except TypeError as e:
+    print(e)
+"""
+
+
+def test_dataclasses_print_and_compare_as_cpython() -> None:
+    """@dataclass (defaults, default_factory, inheritance, __post_init__, frozen, order, repr=
+    False), fields/asdict/astuple/replace and the errors, beside CPython running the same."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(DATACLASS_PROGRAM, "t.py", "exec"), {"__name__": "__main__"})
+    assert output(DATACLASS_PROGRAM) == printed.getvalue()
+    assert "Point(x=1, y=9)" in printed.getvalue()
+
+
+def test_a_mutable_dataclass_default_is_refused_as_python_does() -> None:
+    problem = error("""
+        from dataclasses import dataclass
+        @dataclass
+        class C:
+            xs: list = []
+    """)
+    assert (problem.type_name, problem.line) == ("ValueError", 3)
+    assert "mutable default <class 'list'> for field xs is not allowed" in problem.message
 
 
 def test_time_and_typing() -> None:

@@ -25,6 +25,7 @@ from autograd_cli.language.objects import BoundMethod, UserFunction
 
 MEMBERS_KEY = "_agraph_members"
 SOURCE_KEY = "_agraph_node"
+FROZEN_KEY = "_agraph_frozen"  # a frozen dataclass: the error assigning an attribute raises
 
 # The dunder methods a program may define. Each one except __init__ is installed on the host
 # class as a dispatcher, so Python's protocols (print, len, ==, +, with, iteration) use it.
@@ -34,7 +35,7 @@ DEFINABLE_DUNDERS = frozenset("""
     __enter__ __exit__ __add__ __radd__ __iadd__ __sub__ __rsub__ __isub__ __mul__ __rmul__
     __imul__ __truediv__ __rtruediv__ __itruediv__ __floordiv__ __rfloordiv__ __mod__ __rmod__
     __pow__ __rpow__ __matmul__ __rmatmul__ __neg__ __pos__ __abs__ __invert__ __float__
-    __int__ __index__ __format__
+    __int__ __index__ __format__ __post_init__
 """.split())
 
 
@@ -276,6 +277,9 @@ def write_attribute(value: Any, name: str, new_value: Any) -> None:
                                  "setter")
         member.setter_function(value, new_value)
         return
+    frozen = getattr(type(value), FROZEN_KEY, None)
+    if frozen is not None:
+        raise frozen(f"cannot assign to field '{name}'")
     from engine.nn import Module
 
     if isinstance(value, Module):

@@ -87,7 +87,9 @@ def class_def(interpreter: Interpreter, node: ast.ClassDef) -> None:
         interpreter.scope = outer
     interpreter.node = node
     value: Any = classes.make_class(node.name, qualname, bases, namespace, node)
-    for decorator in reversed(decorators):
+    for decorator, decorator_node in zip(reversed(decorators), reversed(node.decorator_list),
+                                         strict=True):
+        interpreter.node = decorator_node  # an error of the decorator is at its line
         value = interpreter.call_value(decorator, [value], {})
     interpreter.bind_name(node.name, value, node)
 

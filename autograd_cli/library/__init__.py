@@ -28,6 +28,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "itertools": "itertools_module",
     "collections": "collections_module",
     "typing": "typing_module",
+    "dataclasses": "dataclasses_module",
     "os": "host",
     "sys": "host",
     "numpy": "numpy_module",
