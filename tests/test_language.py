@@ -159,7 +159,7 @@ def test_a_program_may_define_a_name_spelled_like_a_host_builtin() -> None:
     assert output("def type(v):\n    return 'mine'\nprint(type(1))") == "mine\n"
 
 
-@pytest.mark.parametrize("name", ["map", "filter", "pow", "chr", "hash", "callable"])
+@pytest.mark.parametrize("name", ["bytes", "complex", "ascii", "zip_longest", "aiter"])
 def test_builtins_outside_the_list_are_not_defined(name: str) -> None:
     problem = error(f"x = 1\n{name}(x)\n")
     assert (problem.type_name, problem.line, problem.col) == ("NameError", 2, 1)

@@ -103,6 +103,9 @@ def bare_unroll(arguments: list[str]) -> list[str]:
 def main() -> None:
     """Console-script entry point. A bug in agraph itself is reported in one line (set
     AGRAPH_DEBUG=1 for its traceback), never as a traceback the user must read."""
+    from autograd_cli.cli.hash_seed import restart_with_fixed_hashes
+
+    restart_with_fixed_hashes()
     _leave(_main())
 
 

@@ -50,6 +50,8 @@ class Runtime(Protocol):
 
     def add(self, left: Any, right: Any) -> Any: ...
 
+    def power(self, left: Any, right: Any) -> Any: ...
+
     def write(self, text: str) -> None: ...
 
     def check_output(self, length: int) -> None: ...
@@ -67,9 +69,12 @@ def make_builtins(runtime: Runtime) -> dict[str, Any]:
         "tuple": BuiltinType(tuple, functions.make_tuple),
         "dict": BuiltinType(dict, functions.make_dict),
         "set": BuiltinType(set, functions.make_set),
+        "frozenset": BuiltinType(frozenset, functions.make_frozenset),
+        "slice": slice, "callable": callable, "chr": chr, "ord": ord, "divmod": divmod,
+        "bin": bin, "oct": oct, "hex": hex, "NotImplemented": NotImplemented,
+        "Ellipsis": Ellipsis,
     }
-    for name in ("print", "repr", "format", "min", "max", "sum", "round", "sorted", "any",
-                 "all", "isinstance"):
+    for name in FUNCTIONS:
         table[name] = getattr(functions, name)
     return table
 
@@ -80,6 +85,33 @@ def _iter(iterable: Any) -> Iterator[Any]:
 
 
 _iter.__name__ = _iter.__qualname__ = "iter"
+
+
+class Lazy:
+    """What `map` and `filter` give: their items made one at a time, each one counted."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterator[Any]) -> None:
+        self.items = items
+
+    def __iter__(self) -> Lazy:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self.items)
+
+
+class MapObject(Lazy):
+    __slots__ = ()
+
+
+class FilterObject(Lazy):
+    __slots__ = ()
+
+
+MapObject.__name__ = MapObject.__qualname__ = "map"
+FilterObject.__name__ = FilterObject.__qualname__ = "filter"
 
 
 class _Builtins:
@@ -201,9 +233,32 @@ class _Builtins:
     def isinstance(self, value: Any, classinfo: Any) -> bool:
         return isinstance(value, _python_types(classinfo))
 
+    def make_frozenset(self, iterable: Any = ()) -> frozenset[Any]:
+        return frozenset(self.make_set(iterable))
 
-for _name in ("print", "repr", "format", "min", "max", "sum", "round", "sorted", "any", "all",
-              "isinstance"):
+    def map(self, function: Any, *iterables: Any) -> MapObject:
+        if not iterables:
+            raise TypeError("map() must have at least two arguments.")
+        counted = [self.runtime.bounded(iterable) for iterable in iterables]
+        return MapObject(function(*items) for items in zip(*counted, strict=False))
+
+    def filter(self, function: Any, iterable: Any) -> FilterObject:
+        test = bool if function is None else function
+        return FilterObject(item for item in self.runtime.bounded(iterable) if test(item))
+
+    def hash(self, value: Any) -> int:
+        check_hash(value, self.runtime.limits.max_nested_items)
+        return hash(value)
+
+    def pow(self, base: Any, exp: Any, mod: Any = None) -> Any:
+        if mod is None:
+            return self.runtime.power(base, exp)
+        return pow(base, exp, mod)
+
+
+FUNCTIONS = ("print", "repr", "format", "min", "max", "sum", "round", "sorted", "any", "all",
+             "isinstance", "map", "filter", "hash", "pow")
+for _name in FUNCTIONS:
     getattr(_Builtins, _name).__qualname__ = _name
 
 

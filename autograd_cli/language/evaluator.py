@@ -272,6 +272,9 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
     def add(self, left: Any, right: Any) -> Any:
         return self.operators.binary(ast.Add, left, right)
 
+    def power(self, left: Any, right: Any) -> Any:
+        return self.operators.binary(ast.Pow, left, right)
+
     def multiply(self, left: Any, right: Any) -> Any:
         return self.operators.binary(ast.Mult, left, right)
 

@@ -139,6 +139,11 @@ class ExpressionHandlers:
         values = self._elements(node.elts)
         self.node = node
         check_hashes(values, self.limits.max_nested_items)
+        if len(values) > 2 and all(type(element) is ast.Constant for element in node.elts):
+            # CPython compiles such a display to a frozenset constant (rebuilt once from its
+            # own order when the code's constants are merged) copied into a new set: the
+            # items end in another order than added one by one
+            return set(frozenset(tuple(frozenset(values))))
         return set(values)
 
     def _elements(self, nodes: list[ast.expr]) -> list[Any]:
