@@ -238,7 +238,10 @@ class Function(Node):
 
     saves: tuple[int, ...] = ()
     saves_output = False
+    saves_other_first = False  # PyTorch's order: `other` before `self` (mul, div, mm, ...)
     unpack_hook: Callable[[Any], Any] | None = None  # set when saved_tensors_hooks packed
+    packed_output: Any = None  # the output as a saved_tensors_hooks pack hook returned it
+    packed: tuple[bool, ...] | None = None  # which saved inputs a pack hook holds
     saves_state = False  # keeps tensors of its own (indices) that a second walk cannot reuse
     promotes = False  # elementwise ops: inputs are cast to PyTorch's result dtype first
     differentiable = True
@@ -319,12 +322,13 @@ class Function(Node):
                     if value._inference:
                         raise RuntimeError(INFERENCE_SAVED)
                     versions[i] = value._version[0]
-            if SAVED_TENSORS_HOOKS:  # torch.autograd.graph.saved_tensors_hooks(pack, unpack)
+            if SAVED_TENSORS_HOOKS and any(isinstance(v, Tensor) for v in saved):
+                # torch.autograd.graph.saved_tensors_hooks(pack, unpack): only tensors packed
                 pack, self.unpack_hook = SAVED_TENSORS_HOOKS[-1]
-                # PyTorch's binary ops save `other` before `self` (MulBackward0, DivBackward0)
-                for i in reversed(range(len(saved))):
-                    if isinstance(saved[i], Tensor):
-                        saved[i] = pack(saved[i])
+                self.packed = tuple(isinstance(value, Tensor) for value in saved)
+                for i in self._packing_order(len(saved)):
+                    if self.packed[i]:
+                        saved[i] = _packed(pack, saved[i])
                 versions = [0] * len(saved)
             self.saved: tuple[Any, ...] | None = tuple(saved)
             self.saved_versions: tuple[int, ...] = tuple(versions)
@@ -346,6 +350,13 @@ class Function(Node):
             out._requires_grad, out._grad_fn = True, self
         if self.saves_state:
             self.saved_something = True
+        if self.saves_output and SAVED_TENSORS_HOOKS and not self.multi_output:
+            pack, self.unpack_hook = SAVED_TENSORS_HOOKS[-1]
+            self.packed_output = _packed(pack, out)  # after the inputs, with its grad_fn
+            self.saved_output = None
+
+    def _packing_order(self, count: int) -> range:
+        return range(count - 1, -1, -1) if self.saves_other_first else range(count)
 
     def keep_original(self, tensor: Tensor) -> None:
         """An in-place op saved `tensor` itself: save a copy of its old values instead (as
@@ -373,6 +384,8 @@ class Function(Node):
         if self.released and self.saved_something:
             raise RuntimeError(SECOND_BACKWARD)
         if slot == "result":
+            if self.packed_output is not None and self.unpack_hook is not None:
+                return self.unpack_hook(self.packed_output)
             if self.saved_output is None:
                 raise AttributeError(f"'{self.grad_fn_name}' object has no attribute '{name}'")
             result = Tensor._wrap(self.saved_output[0])
@@ -384,11 +397,14 @@ class Function(Node):
         if self.saved is None or index >= len(self.saved) or self.saved[index] is None:
             raise AttributeError(f"'{self.grad_fn_name}' object has no attribute '{name}'")
         value = self.saved[index]
-        return value if self.unpack_hook is None else self.unpack_hook(value)
+        if self.packed is not None and self.packed[index] and self.unpack_hook is not None:
+            return self.unpack_hook(value)
+        return value
 
     def release(self) -> None:
         self.saved = None
         self.saved_output = None
+        self.packed_output = None
         self.released = True
         for name in self.released_state:
             setattr(self, name, None)
@@ -401,10 +417,12 @@ class Function(Node):
             self.check_not_released()
         if self.saved is None:
             inputs: tuple[Any, ...] = (None,) * len(self.input_meta)
-        elif self.unpack_hook is not None:  # packed by saved_tensors_hooks: theirs to check
-            unpacked = [None if value is None else self.unpack_hook(value)
-                        for value in reversed(self.saved)]  # in the order they were packed
-            inputs = tuple(reversed(unpacked))
+        elif self.packed is not None and self.unpack_hook is not None:  # theirs to check
+            unpacked: list[Any] = [None] * len(self.saved)
+            for i in self._packing_order(len(self.saved)):  # in the order they were packed
+                value = self.saved[i]
+                unpacked[i] = self.unpack_hook(value) if self.packed[i] else value
+            inputs = tuple(unpacked)
         else:
             for value, version in zip(self.saved, self.saved_versions, strict=True):
                 if isinstance(value, Tensor) and value._version[0] != version:
@@ -412,7 +430,9 @@ class Function(Node):
                                                         value.output_nr))
             inputs = tuple(self.saved)
         output = None
-        if self.saved_output is not None:
+        if self.packed_output is not None and self.unpack_hook is not None:
+            output = self.unpack_hook(self.packed_output)
+        elif self.saved_output is not None:
             array, counter, version = self.saved_output
             output = Tensor._wrap(array)
             output._version = counter
@@ -424,7 +444,8 @@ class Function(Node):
 
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         """Run `backward`, then fit each gradient to its input (shape, dtype): one per edge."""
-        if self.saved is None and self.saved_output is None and not self.released:
+        if (self.saved is None and self.saved_output is None and self.packed_output is None
+                and not self.released):
             inputs, out = (None,) * len(self.input_meta), None  # nothing saved: nothing to check
         else:
             inputs, out = self.unpack()
@@ -449,6 +470,15 @@ class Function(Node):
             else:
                 fitted.append(None)
         return fitted
+
+
+def _packed(pack: Callable[[Any], Any], tensor: Tensor) -> Any:
+    """A pack hook's value for `tensor`; the hook runs with grad mode off, as in PyTorch."""
+    enabled, _grad_state["enabled"] = _grad_state["enabled"], False
+    try:
+        return pack(tensor)
+    finally:
+        _grad_state["enabled"] = enabled
 
 
 def arrays_suffice() -> bool:

@@ -58,6 +58,7 @@ class Rsub(Function):
 
 class Mul(Function):
     grad_fn_name = "MulBackward0"
+    saves_other_first = True
     promotes = True
     counts_scalars = True
 
@@ -109,6 +110,7 @@ class DivScalar(Function):
 
 class Div(Function):
     grad_fn_name = "DivBackward0"
+    saves_other_first = True
     promotes = True
     counts_scalars = True
 

@@ -57,6 +57,7 @@ def _c_name(name: str) -> str:
 
 class Mm(Function):
     grad_fn_name = "MmBackward0"
+    saves_other_first = True
 
     def saved_indices(self, needs):
         return other_operands(needs)
@@ -80,6 +81,7 @@ class Mm(Function):
 
 class Mv(Function):
     grad_fn_name = "MvBackward0"
+    saves_other_first = True
 
     def saved_indices(self, needs):
         return other_operands(needs)
@@ -101,6 +103,7 @@ class Mv(Function):
 
 class Dot(Function):
     grad_fn_name = "DotBackward0"
+    saves_other_first = True
 
     def saved_indices(self, needs):
         return other_operands(needs)
@@ -125,6 +128,7 @@ class Bmm(Function):
     """Batched matrix product of two 3-D tensors (what matmul with batch dims comes down to)."""
 
     grad_fn_name = "BmmBackward0"
+    saves_other_first = True
 
     def saved_indices(self, needs):
         return other_operands(needs)
@@ -147,6 +151,7 @@ class Addmm(Function):
     """bias + a @ b, the node nn.Linear makes for a 2-D input."""
 
     grad_fn_name = "AddmmBackward0"
+    saves_other_first = True
 
     def saved_indices(self, needs):
         return tuple(i + 1 for i in other_operands(needs[1:]))
