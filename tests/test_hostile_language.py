@@ -253,6 +253,60 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
                 return self(x)
         M()(torch.ones(1))
     """, 4, "LimitError", {"max_call_depth": 50}),
+    # dataclasses and the newer builtins
+    ("a dataclass field's class", """
+        from dataclasses import dataclass, fields
+        @dataclass
+        class C:
+            x: int = 1
+        print(fields(C)[0].__class__)
+    """, 5, "AttributeError", {}),
+    ("what a generated __init__ holds", """
+        from dataclasses import dataclass
+        @dataclass
+        class C:
+            x: int = 1
+        f = C.__init__.body
+    """, 5, "AttributeError", {}),
+    ("a default_factory that reaches the host", """
+        from dataclasses import dataclass, field
+        @dataclass
+        class C:
+            x: list = field(default_factory=open)
+    """, 4, "NameError", {}),
+    ("a dataclass default_factory that never ends", """
+        from dataclasses import dataclass, field
+        def spin():
+            while True:
+                pass
+        @dataclass
+        class C:
+            x: int = field(default_factory=spin)
+        C()
+    """, 3, "LimitError", {"max_loop_iterations": 100}),
+    ("map over an endless iterator", """
+        import itertools
+        xs = list(map(abs, itertools.count()))
+    """, 2, "LimitError", {"max_loop_iterations": 1000}),
+    ("filter that never finds", """
+        import itertools
+        x = next(filter(lambda v: v < 0, itertools.count()))
+    """, 2, "LimitError", {"max_loop_iterations": 1000}),
+    ("hash of a deep tuple (C recursion)", """
+        t = ()
+        for _ in range(200000):
+            t = (t,)
+        h = hash(t)
+    """, 4, "RecursionError", {}),
+    ("pow to a giant integer", "x = pow(7, 10 ** 9)", 1, "LimitError", {}),
+    ("frozenset of a huge range", "s = frozenset(range(10 ** 9))", 1, "LimitError", {}),
+    ("chr out of range is Python's ValueError", "c = chr(10 ** 9)", 1, "ValueError", {}),
+    ("a map object's host iterator", "m = map(abs, [1])\nprint(m.__next__)", 2,
+     "AttributeError", {}),
+    ("the class of a frozen dataclass error", """
+        from dataclasses import dataclass, FrozenInstanceError
+        print(FrozenInstanceError.__subclasses__())
+    """, 2, "AttributeError", {}),
 ]
 
 # limits the program must not be able to catch: (name, program, what must not be printed)
