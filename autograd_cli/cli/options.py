@@ -134,7 +134,8 @@ COMMANDS: dict[str, Command] = {
                    choices=FORMATS, metavar="FORMAT"),
             Option("svg", ("--svg",), FLAG, False, "Short for --format svg."),
             Option("output", ("--output", "-o"), OUTPUT, None, "Write here instead of stdout, "
-                   "atomically; the format follows the extension. DIR/ for several programs."),
+                   "atomically; the format follows the extension. DIR/ for several programs.",
+                   metavar="PATH"),
             Option("view", ("--view",), CHOICE, "forward", "forward: tensors and ops; backward: "
                    "grad_fn nodes as autograd holds them.", choices=VIEWS, metavar="VIEW"),
             Option("pass_number", ("--pass",), INT, None,
