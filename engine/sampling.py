@@ -8,6 +8,7 @@ leaves it.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -31,6 +32,8 @@ MASK24 = np.uint64((1 << 24) - 1)
 MASK53 = np.uint64((1 << 53) - 1)
 NORMAL_FILL_MIN = 16  # tensors this large (and contiguous) take the vectorised normal fill
 FILL_CHUNK_BLOCKS = 4096  # blocks of 16 normals computed together (a measured sweet spot)
+THREADED_CHUNKS = 4  # from this many chunks (262,144 normals) on, two threads share them
+FILL_THREADS = 2
 
 
 def uniform_float(generator: Generator, count: int) -> np.ndarray:
@@ -69,25 +72,44 @@ def normal_scalar(generator: Generator, mean: float, std: float) -> float:
     return fma64_scalar(radius * math.cos(theta), std, mean)
 
 
+def _fill_chunk_float(chunk: np.ndarray, out: np.ndarray, mean: float, std: float) -> None:
+    radius = np.sqrt(log_ps(f32(1) - chunk[:, :8]) * f32(-2))
+    sine, cosine = sincos_ps(TWO_PI_F32 * chunk[:, 8:])
+    if std == 1 and mean == 0:
+        np.multiply(radius, cosine, out=out[:, :8])
+        np.multiply(radius, sine, out=out[:, 8:])
+    else:
+        out[:, :8] = fma32(radius * cosine, f32(std), f32(mean))
+        out[:, 8:] = fma32(radius * sine, f32(std), f32(mean))
+
+
 def _fill_blocks_float(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
     """normal_fill_16_AVX2 over whole blocks of 16: the first 8 uniforms give the radius, the
     last 8 the angle; cosines fill the first half of the block, sines the second. Done in
-    chunks that stay in the processor's cache."""
+    chunks that stay in the processor's cache; a large tensor's chunks are shared by two
+    threads (numpy's loops let go of the interpreter lock, and each chunk writes only its own
+    rows, so the values are the same as on one thread)."""
     blocks = uniforms.reshape(-1, 16)
     values = np.empty_like(blocks)
-    plain = std == 1 and mean == 0
-    for start in range(0, len(blocks), FILL_CHUNK_BLOCKS):
-        chunk = blocks[start:start + FILL_CHUNK_BLOCKS]
-        radius = np.sqrt(log_ps(f32(1) - chunk[:, :8]) * f32(-2))
-        sine, cosine = sincos_ps(TWO_PI_F32 * chunk[:, 8:])
-        out = values[start:start + FILL_CHUNK_BLOCKS]
-        if plain:
-            np.multiply(radius, cosine, out=out[:, :8])
-            np.multiply(radius, sine, out=out[:, 8:])
-        else:
-            out[:, :8] = fma32(radius * cosine, f32(std), f32(mean))
-            out[:, 8:] = fma32(radius * sine, f32(std), f32(mean))
+    starts = range(0, len(blocks), FILL_CHUNK_BLOCKS)
+
+    def fill(start: int) -> None:
+        end = start + FILL_CHUNK_BLOCKS
+        _fill_chunk_float(blocks[start:end], values[start:end], mean, std)
+
+    if len(starts) >= THREADED_CHUNKS:
+        list(_fill_pool().map(fill, starts))
+    else:
+        for start in starts:
+            fill(start)
     return values.ravel()
+
+
+@functools.cache
+def _fill_pool() -> Any:
+    from concurrent.futures import ThreadPoolExecutor  # only programs drawing millions need it
+
+    return ThreadPoolExecutor(max_workers=FILL_THREADS, thread_name_prefix="agraph-normal")
 
 
 def _fill_blocks_double(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:

@@ -3,6 +3,7 @@ state bytes of torch.get_rng_state() and the first draws), and reproducible unse
 
 from __future__ import annotations
 
+import hashlib
 import struct
 
 import numpy as np
@@ -89,3 +90,22 @@ def test_dataloader_shuffle_draws_as_pytorch() -> None:
     random.loader_base_seed(generator)
     assert random.sampler_permutation(7, generator) == [2, 4, 3, 5, 0, 6, 1]
     assert random.rand(2).tolist() == [0.455627977848053, 0.6323062777519226]
+
+
+def test_a_large_normal_fill_on_two_threads_gives_the_one_thread_values(monkeypatch) -> None:
+    count = sampling.FILL_CHUNK_BLOCKS * 16 * sampling.THREADED_CHUNKS + 37  # and a tail
+    threaded = sampling.normal(Generator().manual_seed(5), count, 0.5, 2.0, np.float32)
+    monkeypatch.setattr(sampling, "THREADED_CHUNKS", 10 ** 9)
+    single = sampling.normal(Generator().manual_seed(5), count, 0.5, 2.0, np.float32)
+    assert threaded.dtype == np.float32 and len(threaded) == count
+    assert np.array_equal(threaded.view(np.int32), single.view(np.int32))
+
+
+def test_a_million_normals_are_pytorchs_bit_for_bit() -> None:
+    """torch.manual_seed(5); torch.normal(0.5, 2.0, size=(1048613,)): the SHA-256 of its
+    float32 bytes, recorded with PyTorch 2.13 (the threaded fill and the 16-value tail)."""
+    values = sampling.normal(Generator().manual_seed(5), 1048613, 0.5, 2.0, np.float32)
+    assert values[:3].tolist() == [4.184659957885742, 1.5377743244171143, -2.923842668533325]
+    assert values[-2:].tolist() == [-2.743901014328003, 0.17037665843963623]
+    assert hashlib.sha256(values.tobytes()).hexdigest() == (
+        "bbe5d01af336d2c8f4e25a695e8644a6b667e6ffc131c32e5fe1722c09383012")
