@@ -110,8 +110,6 @@ TORCH.update({
     "randperm": random.randperm,
     "randint_like": random.randint_like,
     "normal": random.normal,
-    "bernoulli": random.bernoulli,
-    "multinomial": random.multinomial,
     "Generator": generator.Generator,
     "random": device.submodule("torch.random", {
         "manual_seed": random.manual_seed, "seed": random.seed,
@@ -262,7 +260,7 @@ def reset_state() -> None:
 
     addresses.reset()
     autograd.clear_post_accumulate_hooks()
-    grad_mode._set(True)
+    grad_mode.set_enabled(True)
     printing.set_printoptions(profile="default")
     random.reset()
     recording.set_observer(None)

@@ -40,7 +40,7 @@ np.seterr(all="ignore")
 _sequence = itertools.count()
 _ndarray = np.ndarray
 _LARGE_RESULT = budget.LARGE
-_grad_state = grad_mode._state
+_grad_state = grad_mode.state
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "

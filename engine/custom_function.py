@@ -21,7 +21,7 @@ from engine.addresses import address_of
 from engine.autograd import NO_EDGE, Node, fit_gradient, gradient_edge, modified_message, zeros_of
 from engine.tensor import Tensor
 
-_grad_state = grad_mode._state
+_grad_state = grad_mode.state
 
 
 class FunctionCtx(Node):

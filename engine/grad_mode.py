@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-_state = {"enabled": True, "inference": False}
+# read directly by the per-op hot paths (engine/tensor.py, engine/autograd.py): one dict lookup
+state = {"enabled": True, "inference": False}
 
 
 def is_grad_enabled() -> bool:
-    return _state["enabled"]
+    return state["enabled"]
 
 
 def is_inference_mode_enabled() -> bool:
-    return _state["inference"]
+    return state["inference"]
 
 
-def _set(mode: bool) -> None:
-    _state["enabled"] = bool(mode)
+def set_enabled(mode: bool) -> None:
+    """Grad mode on or off, with nothing to restore (a run's start, a case's end)."""
+    state["enabled"] = bool(mode)
 
 
-class _GradMode:
+class GradMode:
     """A context manager that sets grad mode on entry and restores the previous mode on exit."""
 
     PUBLIC_ATTRS: frozenset[str] = frozenset()
@@ -27,33 +29,33 @@ class _GradMode:
 
     def __enter__(self) -> None:
         self.previous = is_grad_enabled()
-        _set(self.mode)
+        set_enabled(self.mode)
 
     def __exit__(self, *exc: Any) -> None:
-        _set(self.previous)
+        set_enabled(self.previous)
 
 
-class no_grad(_GradMode):  # noqa: N801 - PyTorch's name
+class no_grad(GradMode):  # noqa: N801 - PyTorch's name
     mode = False
 
 
-class enable_grad(_GradMode):  # noqa: N801 - PyTorch's name
+class enable_grad(GradMode):  # noqa: N801 - PyTorch's name
     mode = True
 
 
-class set_grad_enabled(_GradMode):  # noqa: N801 - PyTorch's name
+class set_grad_enabled(GradMode):  # noqa: N801 - PyTorch's name
     """Like PyTorch: takes effect when called (also as a plain function), restored on exit."""
 
     def __init__(self, mode: bool) -> None:
         self.previous = is_grad_enabled()
         self.mode = bool(mode)
-        _set(self.mode)
+        set_enabled(self.mode)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: Any) -> None:
-        _set(self.previous)
+        set_enabled(self.previous)
 
 
 class inference_mode(no_grad):  # noqa: N801 - PyTorch's name
@@ -65,9 +67,9 @@ class inference_mode(no_grad):  # noqa: N801 - PyTorch's name
 
     def __enter__(self) -> None:
         super().__enter__()
-        self.previous_inference = _state["inference"]
-        _state["inference"] = self.inference
+        self.previous_inference = state["inference"]
+        state["inference"] = self.inference
 
     def __exit__(self, *exc: Any) -> None:
         super().__exit__(*exc)
-        _state["inference"] = self.previous_inference
+        state["inference"] = self.previous_inference

@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, dtypes, sampling
+from engine import budget, dtypes, grad_mode, sampling
 from engine import device as devices
 from engine.generator import DEFAULT_SEED, Generator, default_generator, pick
+from engine.registry import public
 from engine.tensor import Tensor
 
 
@@ -269,13 +270,15 @@ def normal_values_of(generator: Generator, count: int, mean: float, std: float,
     return sampling.normal(generator, count, mean, std, target.np)
 
 
-def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None,  # noqa: A002
-              **_out: Any) -> Tensor:
+@public(method=True)
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None  # noqa: A002
+              ) -> Tensor:
     """torch.bernoulli: `empty_like(input).bernoulli_(input or p)`."""
     result = Tensor._wrap(np.empty(input.shape_tuple, dtype=input.array.dtype))
     return bernoulli_(result, input if p is None else p, generator=generator)
 
 
+@public(torch=False, method=True)
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     chosen = pick(generator)
     if isinstance(p, Tensor):
@@ -296,15 +299,14 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
 
 
 def _write(self: Tensor, values: np.ndarray) -> Tensor:
-    from engine import grad_mode
-
     placed = in_memory_order(self, values.astype(self.array.dtype))
     with grad_mode.no_grad():
         return self.copy_(Tensor._wrap(placed))
 
 
+@public(method=True)
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  # noqa: A002
-                generator: Any = None, **_out: Any) -> Tensor:
+                generator: Any = None) -> Tensor:
     """torch.multinomial: with replacement a binary search of 53-bit uniforms in each row's
     normalised cumulative sum; without, PyTorch's exponential trick (top-k of p / Exp(1))."""
     from engine.functional.index import topk  # the functional layer sits above this module
@@ -347,8 +349,9 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  
     return Tensor._wrap(samples.reshape(input.shape_tuple[:-1] + (count,)))
 
 
-# --- in-place methods installed on Tensor --------------------------------------------------------
+# --- in-place methods of Tensor ------------------------------------------------------------------
 
+@public(torch=False, method=True)
 def random_(self: Tensor, *args: Any, generator: Any = None, **bounds: Any) -> Tensor:
     """t.random_(), t.random_(to), t.random_(from, to)."""
     values = list(args)
@@ -369,6 +372,7 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **bounds: Any) -> T
     return _write(self, sampling.random_from_to(chosen, self.numel(), low, high, kind))
 
 
+@public(torch=False, method=True)
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
     if not self.dtype.is_floating_point:
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
@@ -377,22 +381,6 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
     return _write(self, sampling.exponential(pick(generator), self.numel(), float(lambd)))
-
-
-def _bernoulli_method(self: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
-    return bernoulli(self, p, generator=generator)
-
-
-def _multinomial_method(self: Tensor, num_samples: int, replacement: bool = False, *,
-                        generator: Any = None) -> Tensor:
-    return multinomial(self, num_samples, replacement, generator=generator)
-
-
-TENSOR_METHODS = {"random_": random_, "exponential_": exponential_, "bernoulli_": bernoulli_,
-                  "bernoulli": _bernoulli_method, "multinomial": _multinomial_method}
-for _name, _method in TENSOR_METHODS.items():
-    setattr(Tensor, _name, _method)
-Tensor.PUBLIC_ATTRS = Tensor.PUBLIC_ATTRS | frozenset(TENSOR_METHODS)
 
 
 # --- what torch.utils.data draws (for DataLoader(shuffle=True)) ---------------------------------

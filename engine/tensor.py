@@ -97,7 +97,7 @@ class Tensor(TensorOperators):
         self._base: Tensor | None = None  # the tensor this one is a view of
         self._view_version = 0  # the version at which a view's grad_fn was last made
         self._hooks: list[Callable[[Tensor], Tensor | None]] | None = None  # a leaf's hooks
-        self._inference = grad_mode._state["inference"]  # made inside torch.inference_mode()
+        self._inference = grad_mode.state["inference"]  # made inside torch.inference_mode()
         self._nograd_view = False  # a view made under no_grad of a tensor that requires grad
 
     @staticmethod
@@ -225,7 +225,7 @@ class Tensor(TensorOperators):
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
-        if value and self._inference and not grad_mode._state["inference"]:
+        if value and self._inference and not grad_mode.state["inference"]:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
@@ -544,7 +544,7 @@ class Tensor(TensorOperators):
             operand, needs_graph = other, False
         else:
             return False
-        if grad_mode._state["enabled"] and (needs_graph or self._requires_grad
+        if grad_mode.state["enabled"] and (needs_graph or self._requires_grad
                                             or self._base is not None):
             return False
         if not array.flags.writeable:
@@ -603,7 +603,7 @@ class Tensor(TensorOperators):
         `result` was computed from `self` by an ordinary op; its node becomes self's grad_fn
         (or, for a view, part of the base's CopySlices).
         """
-        if self._inference and not grad_mode._state["inference"]:
+        if self._inference and not grad_mode.state["inference"]:
             if self.array.flags.writeable:  # PyTorch writes first, then refuses
                 try:
                     np.copyto(self.array, result.array, casting="unsafe")
@@ -780,5 +780,5 @@ class Parameter(Tensor):
 
 
 _new_tensor = object.__new__
-_MODE = grad_mode._state  # read by _wrap, which every op calls
+_MODE = grad_mode.state  # read by _wrap, which every op calls
 _new_size = tuple.__new__

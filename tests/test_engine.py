@@ -56,7 +56,7 @@ def run_case(name: str) -> dict[str, Any]:
         except Exception as exc:
             error = {"type": type(exc).__name__, "message": first_line(str(exc))}
         finally:
-            grad_mode._set(True)
+            grad_mode.set_enabled(True)
     result = {"values": dict(out), "error": error,
               "warnings": [[w.category.__name__, first_line(str(w.message))] for w in caught]}
     return json.loads(json.dumps(result))  # tuples to lists, as the golden file holds them

@@ -33,9 +33,9 @@ def function_def(interpreter: Interpreter, node: ast.FunctionDef) -> None:
 def apply_decorator(interpreter: Interpreter, decorator: Any, function: Any) -> Any:
     from engine import grad_mode
 
-    if isinstance(decorator, type) and issubclass(decorator, grad_mode._GradMode):
+    if isinstance(decorator, type) and issubclass(decorator, grad_mode.GradMode):
         decorator = decorator()  # `@torch.no_grad` without parentheses, as PyTorch allows
-    if isinstance(decorator, grad_mode._GradMode):
+    if isinstance(decorator, grad_mode.GradMode):
         return ContextDecorated(decorator, function)
     return interpreter.call_value(decorator, [function], {})
 

@@ -31,7 +31,7 @@ def view_of(base: Tensor, out: Tensor) -> Tensor:
     out._view_version = base._version[0]
     out._base = base._base if base._base is not None else base
     out._inference = base._inference  # a view of a normal tensor is one, also in inference mode
-    if base._requires_grad and not out._requires_grad and not grad_mode._state["enabled"]:
+    if base._requires_grad and not out._requires_grad and not grad_mode.state["enabled"]:
         # PyTorch: requires_grad, no grad_fn, and gradients sent to it go nowhere
         out._requires_grad = out._nograd_view = True
     return out
