@@ -108,12 +108,38 @@ def load_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
-def assert_matches_pytorch(cli: Any, program: Path, expected_json: Path) -> None:
+def assert_matches_pytorch(cli: Any, program: Path, expected_json: Path, *options: str) -> None:
     """`agraph run PROGRAM --json` gives what real PyTorch gave (EXPECTED_JSON), exit code too."""
-    result = cli("run", str(program), "--json")
+    result = cli("run", str(program), "--json", *options)
     expected = load_json(expected_json)
     assert differences(expected, json.loads(result.stdout)) == []
     assert result.exit_code == (0 if expected["error"] is None else 1)
+
+
+class OracleCorpus:
+    """A folder of tests/ holding programs (NAME.expr) and, beside each, what real PyTorch 2.13
+    gave when ../shared/oracle/torch_oracle.py ran it (NAME.json)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = ROOT / "tests" / folder
+        self.names = sorted(path.stem for path in self.folder.glob("*.expr"))
+
+    def program(self, name: str) -> Path:
+        return self.folder / f"{name}.expr"
+
+    def recorded(self, name: str) -> Path:
+        return self.folder / f"{name}.json"
+
+    def assert_complete(self, at_least: int, first_line: str = "") -> None:
+        """At least AT_LEAST programs, each starting with FIRST_LINE and with its result."""
+        assert len(self.names) >= at_least, f"the {self.folder.name} corpus went missing"
+        for name in self.names:
+            assert self.recorded(name).exists(), f"{name}: no PyTorch result"
+            text = self.program(name).read_text(encoding="utf-8")
+            assert text.startswith(first_line), f"{name}: line 1 does not start {first_line!r}"
+
+    def assert_matches(self, cli: Any, name: str, *options: str) -> None:
+        assert_matches_pytorch(cli, self.program(name), self.recorded(name), *options)
 
 
 def assert_refused_when_used(tmp_path: Path, imports: str, statement: str, name: str,

@@ -13,19 +13,18 @@ import json
 import math
 import re
 import sys
-import warnings
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from engine import api, grad_mode
+from engine import api
 from engine.tensor import Tensor
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN_DIR))
-from engine_snippets import CASES, Recorder, Side  # noqa: E402
+from engine_snippets import CASES, Side, run_case  # noqa: E402
 
 EXPECTED = json.loads((GOLDEN_DIR / "engine_cases.json").read_text())["cases"]
 SIDE = Side(Tensor, version=lambda t: t.version, node_name=lambda n: n.grad_fn_name)
@@ -42,24 +41,9 @@ def torch_namespace() -> SimpleNamespace:
 TORCH = torch_namespace()
 
 
-def first_line(message: str) -> str:
-    return str(message).split("\n")[0]
-
-
-def run_case(name: str) -> dict[str, Any]:
-    out = Recorder(SIDE)
-    error = None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            CASES[name](TORCH, out)
-        except Exception as exc:
-            error = {"type": type(exc).__name__, "message": first_line(str(exc))}
-        finally:
-            grad_mode.set_enabled(True)
-    result = {"values": dict(out), "error": error,
-              "warnings": [[w.category.__name__, first_line(str(w.message))] for w in caught]}
-    return json.loads(json.dumps(result))  # tuples to lists, as the golden file holds them
+def recorded(name: str) -> dict[str, Any]:
+    """A case run on the engine, with tuples made lists as the golden file holds them."""
+    return json.loads(json.dumps(run_case(CASES[name], TORCH, SIDE)))  # type: ignore[no-any-return]
 
 
 def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
@@ -89,7 +73,7 @@ def test_golden_file_matches_the_snippets() -> None:
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_engine_matches_torch(name: str) -> None:
-    found = differences(EXPECTED[name], run_case(name))
+    found = differences(EXPECTED[name], recorded(name))
     assert not found, "\n".join(found[:12])
 
 

@@ -7,26 +7,23 @@ same stdout, error (type and line) and tensors (the oracle's `check` rules). No 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, assert_matches_pytorch
+from tests.conftest import OracleCorpus
 
-EXTRA = ROOT / "tests" / "oracle_extra"
-CASES = sorted(p.stem for p in EXTRA.glob("*.expr"))
+EXTRA = OracleCorpus("oracle_extra")
+CASES = EXTRA.names
 
 
 def test_every_case_has_its_pytorch_result() -> None:
-    assert len(CASES) >= 80, "the extra oracle corpus went missing"
-    for name in CASES:
-        assert (EXTRA / f"{name}.json").exists(), f"{name}: no PyTorch result"
+    EXTRA.assert_complete(at_least=80, first_line="# ")
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_case_matches_pytorch(name: str, cli: Any) -> None:
-    assert_matches_pytorch(cli, EXTRA / f"{name}.expr", EXTRA / f"{name}.json")
+    EXTRA.assert_matches(cli, name)
 
 
 def test_cases_are_written_like_the_oracle_families() -> None:
@@ -35,4 +32,3 @@ def test_cases_are_written_like_the_oracle_families() -> None:
                 "cat_", "stack_", "maxmin_", "clamp_", "edge_")
     for name in CASES:
         assert name.startswith(families), name
-        assert Path(EXTRA / f"{name}.expr").read_text(encoding="utf-8").startswith("# "), name

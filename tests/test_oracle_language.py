@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, assert_matches_pytorch
+from tests.conftest import OracleCorpus
 
-CASES_DIR = ROOT / "tests" / "oracle_language"
-CASES = sorted(p.stem for p in CASES_DIR.glob("*.expr"))
+LANGUAGE = OracleCorpus("oracle_language")
+CASES = LANGUAGE.names
 
 SUM_ORDER = ("loss.item() of a 2000-element float32 sum differs from PyTorch's in the last "
              "digits (the engine's reduction order)")
@@ -31,11 +31,7 @@ WAITING = {
 
 
 def test_every_case_has_its_pytorch_result_and_its_source() -> None:
-    assert len(CASES) >= 25
-    for name in CASES:
-        assert (CASES_DIR / f"{name}.json").exists(), f"{name}: no PyTorch result"
-        first = (CASES_DIR / f"{name}.expr").read_text(encoding="utf-8").split("\n", 1)[0]
-        assert first.startswith("# https://"), f"{name}: line 1 is not its URL"
+    LANGUAGE.assert_complete(at_least=25, first_line="# https://")
     assert set(WAITING) <= set(CASES)
 
 
@@ -43,4 +39,4 @@ def test_every_case_has_its_pytorch_result_and_its_source() -> None:
     pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=WAITING[name]))
     if name in WAITING else name for name in CASES])
 def test_case_matches_pytorch(name: str, cli: Any) -> None:
-    assert_matches_pytorch(cli, CASES_DIR / f"{name}.expr", CASES_DIR / f"{name}.json")
+    LANGUAGE.assert_matches(cli, name)

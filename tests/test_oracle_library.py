@@ -9,15 +9,14 @@ numbers, which differ on every run even in PyTorch). No torch needed here.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, differences, load_json
+from tests.conftest import OracleCorpus
 
-CASES_DIR = ROOT / "tests" / "oracle_library"
-CASES = sorted(p.stem for p in CASES_DIR.glob("*.expr"))
+LIBRARY = OracleCorpus("oracle_library")
+CASES = LIBRARY.names
 # Cases that fail for a reason outside the libraries, each with that reason.
 KNOWN_GAPS: dict[str, str] = {
     "tut_math_polynomial_tensor": "float32 sum of 2000 products: PyTorch's reduction order "
@@ -30,11 +29,7 @@ KNOWN_GAPS: dict[str, str] = {
 
 
 def test_every_case_is_a_published_program_with_its_pytorch_result() -> None:
-    assert len(CASES) >= 22, "the library corpus went missing"
-    for name in CASES:
-        first = (CASES_DIR / f"{name}.expr").read_text(encoding="utf-8").split("\n", 1)[0]
-        assert first.startswith("# https://"), name
-        assert (CASES_DIR / f"{name}.json").exists(), f"{name}: no PyTorch result"
+    LIBRARY.assert_complete(at_least=22, first_line="# https://")
 
 
 @pytest.mark.parametrize("name", [
@@ -43,10 +38,7 @@ def test_every_case_is_a_published_program_with_its_pytorch_result() -> None:
 def test_case_matches_pytorch(name: str, cli: Any) -> None:
     # Tutorial loops (2,000 steps over 2,000 points) take a second or two of CPU; the time
     # limit is wall-clock, so on a busy machine it is raised here, not the work cut.
-    result = cli("run", str(CASES_DIR / f"{name}.expr"), "--json", "--max-seconds", "120")
-    expected = load_json(CASES_DIR / f"{name}.json")
-    assert differences(expected, json.loads(result.stdout)) == []
-    assert result.exit_code == (0 if expected["error"] is None else 1)
+    LIBRARY.assert_matches(cli, name, "--max-seconds", "120")
 
 
 def test_known_gaps_are_cases() -> None:

@@ -14,25 +14,22 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, assert_matches_pytorch, load_json
+from tests.conftest import OracleCorpus, load_json
 
-CASES_DIR = ROOT / "tests" / "oracle_rng"
-CASES = sorted(p.stem for p in CASES_DIR.glob("*.expr"))
+RNG = OracleCorpus("oracle_rng")
+CASES = RNG.names
 FIELDS = ("shape", "dtype", "data", "grad", "requires_grad", "is_leaf", "grad_fn")
 
 
 def test_every_case_has_its_pytorch_result() -> None:
-    assert len(CASES) >= 9, "the random-number oracle corpus went missing"
-    for name in CASES:
-        assert (CASES_DIR / f"{name}.json").exists(), f"{name}: no PyTorch result"
+    RNG.assert_complete(at_least=9)
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_case_equals_pytorch(name: str, cli: Any) -> None:
-    program, recorded = CASES_DIR / f"{name}.expr", CASES_DIR / f"{name}.json"
-    assert_matches_pytorch(cli, program, recorded)
-    expected = load_json(recorded)
-    actual = json.loads(cli("run", str(program), "--json").stdout)
+    RNG.assert_matches(cli, name)
+    expected = load_json(RNG.recorded(name))
+    actual = json.loads(cli("run", str(RNG.program(name)), "--json").stdout)
     # the harness writes every printed address as 0x? (agraph's are numbered per run)
     assert re.sub(r" at 0x[0-9a-f]+", " at 0x?", actual["stdout"]) == expected["stdout"]
     tensors = {t["name"]: t for t in actual["tensors"]}

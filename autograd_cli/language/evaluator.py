@@ -52,7 +52,6 @@ from autograd_cli.language.objects import (
     Namespace,
     UserFunction,
     bind_arguments,
-    check_hash,
     display_repr,
     display_str,
 )
@@ -62,7 +61,6 @@ from autograd_cli.language.positions import exception_name, node_position, pytho
 from autograd_cli.language.scopes import (
     BREAK,
     CONTINUE,
-    HASHED_BY_KEY,
     MATERIALIZED,
     MISSING,
     SUPER,
@@ -345,11 +343,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         elif kind is ast.Tuple or kind is ast.List:
             self._unpack(target, value)  # type: ignore[arg-type]
         elif kind is ast.Subscript:
-            container = self.eval(target.value)  # type: ignore[attr-defined]
-            key = self.eval(target.slice)  # type: ignore[attr-defined]
-            self.node = target
-            if key.__class__ is tuple and container.__class__ in HASHED_BY_KEY:
-                check_hash(key, self.limits.max_nested_items)
+            container, key = self.container_and_key(target)  # type: ignore[arg-type]
             if type(container) is list and type(key) is slice:
                 value = self.bounded_list(value)
                 self.operators.check_list_length(len(container) + len(value))
@@ -414,11 +408,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
             self.node = node
             self._bind(target.id, self.operators.inplace(operation, current, right), target)
         elif type(target) is ast.Subscript:
-            container = self.eval(target.value)
-            key = self.eval(target.slice)
-            self.node = target
-            if key.__class__ is tuple and container.__class__ in HASHED_BY_KEY:
-                check_hash(key, self.limits.max_nested_items)
+            container, key = self.container_and_key(target)
             current = container[key]
             right = self.eval(node.value)
             self.node = node

@@ -57,12 +57,18 @@ class ExpressionHandlers:
 
         def inner_enclosing(self) -> tuple[dict[str, Any], ...]: ...
 
-    def _subscript(self, node: ast.Subscript) -> Any:
-        value = self.eval(node.value)
+    def container_and_key(self, node: ast.Subscript) -> tuple[Any, Any]:
+        """`a[k]` read, stored, augmented or deleted: `a` and `k` evaluated, and a tuple key of a
+        dict checked before it is hashed (hashing a deep tuple is unbounded work)."""
+        container = self.eval(node.value)
         key = self.eval(node.slice)
         self.node = node
-        if key.__class__ is tuple and value.__class__ in HASHED_BY_KEY:
+        if key.__class__ is tuple and container.__class__ in HASHED_BY_KEY:
             check_hash(key, self.limits.max_nested_items)
+        return container, key
+
+    def _subscript(self, node: ast.Subscript) -> Any:
+        value, key = self.container_and_key(node)
         if key.__class__ is slice:
             check_copy(value)
         result = value[key]

@@ -31,12 +31,10 @@ BINARY_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.BitAnd: operator.and_,
 }
 # `x += y` calls x.__iadd__ when it has one, as Python does: tensors change in place.
+# operator's in-place twin of each is the same name with an `i` (add: iadd, or_: ior).
 INPLACE_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.iadd, ast.Sub: operator.isub, ast.Mult: operator.imul,
-    ast.MatMult: operator.imatmul, ast.Div: operator.itruediv, ast.FloorDiv: operator.ifloordiv,
-    ast.Mod: operator.imod, ast.Pow: operator.ipow, ast.LShift: operator.ilshift,
-    ast.RShift: operator.irshift, ast.BitOr: operator.ior, ast.BitXor: operator.ixor,
-    ast.BitAnd: operator.iand,
+    node: getattr(operator, "i" + function.__name__.rstrip("_"))
+    for node, function in BINARY_OPERATORS.items()
 }
 UNARY_OPERATORS: dict[type[ast.unaryop], Callable[[Any], Any]] = {
     ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert,
@@ -85,12 +83,7 @@ class CheckedOperators:
             return BINARY_OPERATORS[operation](left, right)  # tensors, floats: nothing to check
         if operation is ast.Mod and type(left) is str:
             return self.formatter.percent(left, right)
-        if operation is ast.Mult:
-            left, right = _repeat_operands(left, right)
-        check = self.size_checks.get(operation)
-        if check is not None and check(left, right):
-            return self._measured(BINARY_OPERATORS[operation](left, right))
-        return BINARY_OPERATORS[operation](left, right)
+        return self._checked(BINARY_OPERATORS[operation], operation, left, right)
 
     def inplace(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
         """`left <op>= right`: the object's in-place method if it has one."""
@@ -101,13 +94,18 @@ class CheckedOperators:
             right = self.bounded_list(right)
             self.check_list_length(len(left) + len(right))
             check_container(list, len(left) + len(right))
-        else:
-            if operation is ast.Mult:
-                left, right = _repeat_operands(left, right)
-            check = self.size_checks.get(operation)
-            if check is not None and check(left, right):
-                return self._measured(INPLACE_OPERATORS[operation](left, right))
-        return INPLACE_OPERATORS[operation](left, right)
+            return operator.iadd(left, right)
+        return self._checked(INPLACE_OPERATORS[operation], operation, left, right)
+
+    def _checked(self, function: Callable[[Any, Any], Any], operation: type[ast.operator],
+                 left: Any, right: Any) -> Any:
+        """`function(left, right)` after OPERATION's size check (a repeat's count read once)."""
+        if operation is ast.Mult:
+            left, right = _repeat_operands(left, right)
+        check = self.size_checks.get(operation)
+        if check is not None and check(left, right):
+            return self._measured(function(left, right))
+        return function(left, right)
 
     def check_list_length(self, size: int) -> None:
         if size > self.limits.max_list_len:

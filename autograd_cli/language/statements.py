@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from autograd_cli.language import classes, exceptions
 from autograd_cli.language.errors import ScriptError
-from autograd_cli.language.objects import check_hash, display_str, is_engine_object
-from autograd_cli.language.scopes import HASHED_BY_KEY
+from autograd_cli.language.objects import display_str, is_engine_object
 
 if TYPE_CHECKING:
     from autograd_cli.language.limits import Limits
@@ -33,6 +32,8 @@ class StatementHandlers:
         def execute_block(self, body: list[ast.stmt]) -> Any: ...
 
         def _store(self, target: ast.expr, value: Any) -> None: ...
+
+        def container_and_key(self, node: ast.Subscript) -> tuple[Any, Any]: ...
 
     def _with(self, node: ast.With, index: int = 0) -> Any:
         item = node.items[index]
@@ -105,11 +106,7 @@ class StatementHandlers:
                                      f"'{type(owner).__name__}' object")
             classes.delete_attribute(owner, target.attr)
         elif type(target) is ast.Subscript:
-            container = self.eval(target.value)
-            key = self.eval(target.slice)
-            self.node = target
-            if key.__class__ is tuple and container.__class__ in HASHED_BY_KEY:
-                check_hash(key, self.limits.max_nested_items)
+            container, key = self.container_and_key(target)
             del container[key]
         elif type(target) in (ast.Tuple, ast.List):
             for item in target.elts:  # type: ignore[attr-defined]

@@ -12,6 +12,8 @@ Keep cases deterministic (no random values) and small.
 
 from __future__ import annotations
 
+import re
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -52,9 +54,6 @@ class Side:
     def encode(self, value: Any, depth: int = 0) -> Any:
         """A tensor with its flags, grad_fn chain (3 levels) and .grad (whose own grad_fn is
         shown 1 level deep: PyTorch's derivative graphs use internal ops we do not mirror)."""
-        import re
-        import warnings
-
         if isinstance(value, self.tensor_type):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -94,6 +93,28 @@ class Side:
             return self.node_name(node)
         return [self.node_name(node)] + [[self.node(child, depth - 1), nr]
                                          for child, nr in node.next_functions]
+
+
+def run_case(function: Callable[[Any, Any], None], torch: Any, side: Side) -> dict[str, Any]:
+    """What one case records on one side: its values, the error it ends in (type and first
+    line), the warnings it gave; grad mode is back on afterwards whatever the case did."""
+    out = Recorder(side)
+    error = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            function(torch, out)
+        except Exception as exc:  # the case's own error is what we record
+            error = {"type": type(exc).__name__, "message": _first_line(exc)}
+        finally:
+            torch.set_grad_enabled(True)
+    return {"values": dict(out), "error": error,
+            "warnings": [[w.category.__name__, _first_line(w.message)] for w in caught]}
+
+
+def _first_line(message: Any) -> str:
+    """A message's first line, without torch's "(Triggered internally at ...)" note."""
+    return re.sub(r" \(Triggered internally at .*\)$", "", str(message).split("\n")[0])
 
 
 def _json_number(value: Any) -> Any:
