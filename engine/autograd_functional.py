@@ -47,6 +47,19 @@ def _finish(values: Any, create_graph: bool) -> Any:
     return values.detach()
 
 
+def _with_zeros(grads: tuple[Any, ...], likes: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
+    """A gradient autograd.grad gave as None (no path) as zeros shaped like its counterpart."""
+    return tuple(creation.zeros_like(like) if g is None else g
+                 for g, like in zip(grads, likes, strict=True))
+
+
+def _pair(outs: tuple[Any, ...], outs_flag: bool, results: tuple[Any, ...], results_flag: bool,
+          create_graph: bool) -> tuple[Any, Any]:
+    """vjp, jvp, vhp, hvp's answer: (function output, product), each finished and unwrapped."""
+    return (_unwrap(_finish(outs, create_graph), (outs_flag,)),
+            _unwrap(_finish(results, create_graph), (results_flag,)))
+
+
 def _unwrap(values: tuple[Any, ...], flags: tuple[bool, ...]) -> Any:
     """torch's _tuple_postprocess: a single input/output gives a tensor, not a 1-tuple."""
     if len(flags) == 2:
@@ -151,10 +164,7 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
         else:
             vs = _as_tuple(v, "v", "vjp")[1]
         grads = _grads(outs, xs, vs, create_graph)
-        grads = tuple(creation.zeros_like(x) if g is None else g
-                      for g, x in zip(grads, xs, strict=True))
-        return (_unwrap(_finish(outs, create_graph), (outputs_tuple,)),
-                _unwrap(_finish(grads, create_graph), (inputs_tuple,)))
+        return _pair(outs, outputs_tuple, _with_zeros(grads, xs), inputs_tuple, create_graph)
 
 
 def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
@@ -178,10 +188,7 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
         used = [(g, v_) for g, v_ in zip(grads, vs, strict=True) if g is not None]
         result = _grads(tuple(g for g, _ in used), dummies, [v_ for _, v_ in used],
                         create_graph) if used else (None,) * len(outs)
-        result = tuple(creation.zeros_like(out) if r is None else r
-                       for r, out in zip(result, outs, strict=True))
-        return (_unwrap(_finish(outs, create_graph), (outputs_tuple,)),
-                _unwrap(_finish(result, create_graph), (outputs_tuple,)))
+        return _pair(outs, outputs_tuple, _with_zeros(result, outs), outputs_tuple, create_graph)
 
 
 def _scalar_function_grad(func: Callable[..., Any], inputs: Any, v: Any,
@@ -218,10 +225,7 @@ def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
         inputs_tuple, xs, vs, outs, jac = _scalar_function_grad(func, inputs, v, "vhp")
     with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
         res = _grads(jac, xs, vs, create_graph)
-        res = tuple(creation.zeros_like(x) if r is None else r
-                    for r, x in zip(res, xs, strict=True))
-    return (_unwrap(_finish(outs, create_graph), (False,)),
-            _unwrap(_finish(res, create_graph), (inputs_tuple,)))
+    return _pair(outs, False, _with_zeros(res, xs), inputs_tuple, create_graph)
 
 
 def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
@@ -232,10 +236,7 @@ def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
         double_back = _grads(jac, xs, grad_jac, create_graph=True)
     with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
         res = _grads(double_back, grad_jac, vs, create_graph)
-        res = tuple(creation.zeros_like(x) if r is None else r
-                    for r, x in zip(res, xs, strict=True))
-    return (_unwrap(_finish(outs, create_graph), (False,)),
-            _unwrap(_finish(res, create_graph), (inputs_tuple,)))
+    return _pair(outs, False, _with_zeros(res, xs), inputs_tuple, create_graph)
 
 
 FUNCTIONS: dict[str, Any] = {"jacobian": jacobian, "hessian": hessian, "vjp": vjp, "jvp": jvp,

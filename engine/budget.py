@@ -65,6 +65,29 @@ def check_bytes(nbytes: int, what: str) -> None:
     memory.check(nbytes, what)
 
 
+NUMBER_BYTES = 32  # a float object and the list's pointer to it
+LIST_BYTES = 64  # a short list object and its parent's pointer to it
+
+
+def python_list_bytes(shape: Sequence[int]) -> int:
+    """About what the nested lists of `tolist()` cost: a number per element, a list per row."""
+    total = math.prod(shape) * NUMBER_BYTES
+    lists = 1
+    for size in shape[:-1]:
+        lists *= size
+        total += lists * LIST_BYTES
+    return total
+
+
+def tolist(array: np.ndarray, what: str) -> Any:
+    """`array.tolist()` (of WHAT: "a tensor", "an array"), once its Python numbers and lists fit
+    max_bytes."""
+    if array.size > 4096 or array.ndim > 1:
+        check_bytes(python_list_bytes(array.shape), f"tolist() of {what} of shape "
+                    f"{list(array.shape)} makes {array.size} Python numbers")
+    return array.tolist()
+
+
 _ITEM_BYTES = 40  # a tuple slot and a small int
 _CHUNK = 1 << 16
 

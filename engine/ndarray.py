@@ -340,13 +340,7 @@ class NumpyArray:
         raise _refused("ndarray.data", "memory").error()
 
     def tolist(self) -> Any:
-        from engine.tensor import python_list_bytes
-
-        array = self._array
-        if array.size > 4096 or array.ndim > 1:
-            budget.check_bytes(python_list_bytes(array.shape), f"tolist() of an array of shape "
-                               f"{list(array.shape)} makes {array.size} Python numbers")
-        return array.tolist()
+        return budget.tolist(self._array, "an array")
 
     def item(self, *args: Any) -> Any:
         return self._array.item(*[unwrap(arg) for arg in args])

@@ -157,11 +157,9 @@ def _tensor_body(array: np.ndarray, indent: int) -> str:
     return _nested_str(array.tolist(), cut_axes, edge, indent, element_formatter, width)
 
 
-# What printing builds besides its text, per element shown: the number tolist() makes
-# (a float and a list slot), then its formatted str (an object header and a list slot).
-_NUMBER_BYTES = 32
+# What printing builds besides its text: the numbers and lists tolist() makes, then per element
+# shown its formatted str (an object header and a list slot).
 _STR_BYTES = 57
-_LIST_BYTES = 64  # a list per row of tolist()
 _TEXT_COPIES = 4  # the text exists a few times over while lines and blocks are joined
 
 
@@ -172,10 +170,8 @@ def _check_text_size(shape: tuple[int, ...], shown: list[int], cut_axes: list[bo
     or for a million digits of each."""
     from engine import budget
 
-    elements = math.prod(shown)
-    lists = sum(math.prod(shown[:k + 1]) for k in range(len(shown) - 1))
     text = _text_length(shown, cut_axes, width, indent)
-    nbytes = (elements * (_NUMBER_BYTES + _STR_BYTES + width) + lists * _LIST_BYTES
+    nbytes = (budget.python_list_bytes(shown) + math.prod(shown) * (_STR_BYTES + width)
               + _TEXT_COPIES * text)
     if nbytes >= 1 << 20:
         budget.check_bytes(int(nbytes), f"printing a tensor of shape {list(shape)} makes a text "

@@ -4,6 +4,7 @@ engine/sampling.py; this module turns their arrays into tensors."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -93,19 +94,24 @@ def _count(shape: tuple[int, ...], target: dtypes.DType) -> int:
 
 def rand(*size: Any, generator: Any = None, dtype: Any = None, requires_grad: bool = False,
          device: Any = None, **_layout: Any) -> Tensor:
-    devices.check(device)
-    shape, target = _shape(size), _floating(dtype, "check_uniform_bounds")
-    count = _count(shape, target)
-    values = sampling.uniform(pick(generator), count, 0.0, 1.0, target.np)
-    return _tensor(values, shape, target, requires_grad)
+    return _filled(sampling.uniform, "check_uniform_bounds", size, generator, dtype,
+                   requires_grad, device)
 
 
 def randn(*size: Any, generator: Any = None, dtype: Any = None, requires_grad: bool = False,
           device: Any = None, **_layout: Any) -> Tensor:
+    return _filled(sampling.normal, "normal_kernel_cpu", size, generator, dtype, requires_grad,
+                   device)
+
+
+def _filled(kernel: Callable[..., np.ndarray], kernel_name: str, size: tuple[Any, ...],
+            generator: Any, dtype: Any, requires_grad: bool, device: Any) -> Tensor:
+    """rand/randn: a floating tensor of SIZE from KERNEL's standard distribution (0 to 1, or
+    mean 0 and std 1); KERNEL_NAME is PyTorch's, named when the dtype is not floating."""
     devices.check(device)
-    shape, target = _shape(size), _floating(dtype, "normal_kernel_cpu")
+    shape, target = _shape(size), _floating(dtype, kernel_name)
     count = _count(shape, target)
-    values = sampling.normal(pick(generator), count, 0.0, 1.0, target.np)
+    values = kernel(pick(generator), count, 0.0, 1.0, target.np)
     return _tensor(values, shape, target, requires_grad)
 
 

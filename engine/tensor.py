@@ -7,7 +7,6 @@ attributes, operators, methods, in-place ops with their version counter, printin
 from __future__ import annotations
 
 import builtins
-import math
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -395,11 +394,7 @@ class Tensor(TensorOperators):
         return to_numpy(self, force)
 
     def tolist(self) -> Any:
-        array = self.array
-        if array.size > 4096 or array.ndim > 1:
-            budget.check_bytes(python_list_bytes(array.shape), f"tolist() of a tensor of shape "
-                               f"{list(array.shape)} makes {array.size} Python numbers")
-        return array.tolist()
+        return budget.tolist(self.array, "a tensor")
 
     def __len__(self) -> int:
         if self.array.ndim == 0:
@@ -721,20 +716,6 @@ def numpy_names(kwargs: dict[str, Any]) -> dict[str, Any]:
     if "axis" not in kwargs and "keepdims" not in kwargs:
         return kwargs
     return {NUMPY_NAMES.get(key, key): value for key, value in kwargs.items()}
-
-
-NUMBER_BYTES = 32  # a float object and the list's pointer to it
-LIST_BYTES = 64  # a short list object and its parent's pointer to it
-
-
-def python_list_bytes(shape: tuple[int, ...]) -> int:
-    """About what the nested lists of `tolist()` cost: a number per element, a list per row."""
-    total = math.prod(shape) * NUMBER_BYTES
-    lists = 1
-    for size in shape[:-1]:
-        lists *= size
-        total += lists * LIST_BYTES
-    return total
 
 
 # the C++ names of the dtypes, as PyTorch's messages spell them ('long int' for int64)

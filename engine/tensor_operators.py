@@ -4,6 +4,7 @@ binds itself here as `F` when it is imported (engine/functional/methods.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -12,6 +13,21 @@ if TYPE_CHECKING:
     from engine.tensor import Tensor
 
 F: Any = None  # engine.functional, bound by engine/functional/methods.py
+
+
+def _binary(name: str, swapped: bool = False, tensors_only: bool = False
+            ) -> Callable[[Any, Any], Any]:
+    """An operator method: the torch function NAME of (self, other), or of (other, self) when
+    SWAPPED; NotImplemented for an operand that is not a tensor or a number (not a tensor, with
+    TENSORS_ONLY), so that Python falls back as with torch."""
+
+    def operator(self: Any, other: Any) -> Any:
+        if not isinstance(other, TensorOperators if tensors_only else _OPERANDS):
+            return NotImplemented
+        function = getattr(F, name)
+        return function(other, self) if swapped else function(self, other)
+
+    return operator
 
 
 class TensorOperators:
@@ -23,85 +39,28 @@ class TensorOperators:
         def assign_inplace(self, result: Tensor) -> Tensor: ...
         def _update_in_place(self, ufunc: np.ufunc, other: Any) -> bool: ...
 
-    def __add__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.add(self, other)
-
-    def __radd__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.add(self, other)
-
-    def __sub__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.sub(self, other)
-
-    def __rsub__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.rsub(self, other)
-
-    def __mul__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.mul(self, other)
-
-    def __rmul__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.mul(self, other)
-
-    def __truediv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.div(self, other)
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.rdiv(self, other)
-
-    def __floordiv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.floor_divide(self, other)
-
-    def __mod__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.remainder(self, other)
-
-    def __rfloordiv__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.floor_divide(other, self)
-
-    def __rmod__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.remainder(other, self)
-
-    def __pow__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.pow(self, other)
-
-    def __rpow__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.rpow(self, other)
-
-    def __matmul__(self, other: Any) -> Tensor:
-        if not isinstance(other, TensorOperators):
-            return NotImplemented
-        return F.matmul(self, other)
-
-    def __rmatmul__(self, other: Any) -> Tensor:
-        if not isinstance(other, TensorOperators):
-            return NotImplemented
-        return F.matmul(other, self)
+    __add__ = __radd__ = _binary("add")
+    __sub__ = _binary("sub")
+    __rsub__ = _binary("rsub")
+    __mul__ = __rmul__ = _binary("mul")
+    __truediv__ = _binary("div")
+    __rtruediv__ = _binary("rdiv")
+    __floordiv__ = _binary("floor_divide")
+    __rfloordiv__ = _binary("floor_divide", swapped=True)
+    __mod__ = _binary("remainder")
+    __rmod__ = _binary("remainder", swapped=True)
+    __pow__ = _binary("pow")
+    __rpow__ = _binary("rpow")
+    __matmul__ = _binary("matmul", tensors_only=True)
+    __rmatmul__ = _binary("matmul", swapped=True, tensors_only=True)
+    __eq__ = _binary("eq")  # type: ignore[assignment]
+    __ne__ = _binary("ne")  # type: ignore[assignment]
+    __lt__ = _binary("lt")
+    __le__ = _binary("le")
+    __gt__ = _binary("gt")
+    __ge__ = _binary("ge")
+    __and__ = _binary("logical_and")
+    __or__ = _binary("logical_or")
 
     def __neg__(self) -> Tensor:
         return F.neg(self)
@@ -136,48 +95,8 @@ class TensorOperators:
             return NotImplemented
         return self.assign_inplace(F.div(self, other))
 
-    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.eq(self, other)
-
-    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.ne(self, other)
-
-    def __lt__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.lt(self, other)
-
-    def __le__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.le(self, other)
-
-    def __gt__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.gt(self, other)
-
-    def __ge__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.ge(self, other)
-
     def __invert__(self) -> Tensor:
         return F.logical_not(self)
-
-    def __and__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.logical_and(self, other)
-
-    def __or__(self, other: Any) -> Tensor:
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return F.logical_or(self, other)
 
 
 # What an operator takes besides a tensor; anything else (None, a str, a list) is

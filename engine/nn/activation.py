@@ -70,18 +70,28 @@ class LogSoftmax(Softmax):
 
 
 class _Activation(Module):
-    """A module calling one activation with its stored arguments; repr as torch's."""
+    """A module calling one activation with its stored arguments, which are also what a program
+    may read and what its repr shows (`inplace` only when set), as torch's."""
 
     function: Any = None
     arguments: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.PUBLIC_ATTRS = Module.PUBLIC_ATTRS | set(cls.arguments)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return type(self).function(input, **{name: getattr(self, name)  # type: ignore[misc]
                                              for name in self.arguments})
 
+    def extra_repr(self) -> str:
+        shown = [f"{name}={value!r}" if isinstance(value, str) else f"{name}={value}"
+                 for name, value in ((name, getattr(self, name)) for name in self.arguments)
+                 if name != "inplace" or value]
+        return ", ".join(shown)
+
 
 class GELU(_Activation):
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"approximate"}
     function = staticmethod(gelu)
     arguments = ("approximate",)
 
@@ -89,12 +99,8 @@ class GELU(_Activation):
         super().__init__()
         self.approximate = approximate
 
-    def extra_repr(self) -> str:
-        return f"approximate={self.approximate!r}"
-
 
 class ELU(_Activation):
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"alpha", "inplace"}
     function = staticmethod(elu)
     arguments = ("alpha", "inplace")
 
@@ -103,16 +109,12 @@ class ELU(_Activation):
         self.alpha = alpha
         self.inplace = inplace
 
-    def extra_repr(self) -> str:
-        return f"alpha={self.alpha}{', inplace=True' if self.inplace else ''}"
-
 
 class CELU(ELU):
     function = staticmethod(celu)
 
 
 class SELU(_Activation):
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"inplace"}
     function = staticmethod(selu)
     arguments = ("inplace",)
 
@@ -120,16 +122,12 @@ class SELU(_Activation):
         super().__init__()
         self.inplace = inplace
 
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
-
 
 class SiLU(SELU):
     function = staticmethod(silu)
 
 
 class LeakyReLU(_Activation):
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"negative_slope", "inplace"}
     function = staticmethod(leaky_relu)
     arguments = ("negative_slope", "inplace")
 
@@ -138,12 +136,8 @@ class LeakyReLU(_Activation):
         self.negative_slope = negative_slope
         self.inplace = inplace
 
-    def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}{', inplace=True' if self.inplace else ''}"
-
 
 class Softplus(_Activation):
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"beta", "threshold"}
     function = staticmethod(softplus)
     arguments = ("beta", "threshold")
 
@@ -152,12 +146,8 @@ class Softplus(_Activation):
         self.beta = beta
         self.threshold = threshold
 
-    def extra_repr(self) -> str:
-        return f"beta={self.beta}, threshold={self.threshold}"
-
 
 class Hardtanh(_Activation):
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"min_val", "max_val", "inplace"}
     function = staticmethod(hardtanh)
     arguments = ("min_val", "max_val", "inplace")
 
@@ -169,10 +159,6 @@ class Hardtanh(_Activation):
         self.inplace = inplace
         if max_val <= min_val:
             raise AssertionError()
-
-    def extra_repr(self) -> str:
-        inplace = ", inplace=True" if self.inplace else ""
-        return f"min_val={self.min_val}, max_val={self.max_val}{inplace}"
 
 
 class ReLU6(Hardtanh):

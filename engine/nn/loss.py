@@ -17,121 +17,6 @@ from engine.size import Size
 from engine.tensor import Tensor
 
 
-class _Loss(Module):
-    """A loss module: the reduction (legacy size_average/reduce read as torch reads them)."""
-
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"reduction"}
-
-    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
-                 reduction: str = "mean") -> None:
-        super().__init__()
-        if size_average is not None or reduce is not None:
-            reduction = _legacy_reduction(size_average, reduce)
-        self.reduction = reduction
-
-
-class MSELoss(_Loss):
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return mse_loss(input, target, reduction=self.reduction)
-
-
-class L1Loss(_Loss):
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return l1_loss(input, target, reduction=self.reduction)
-
-
-class KLDivLoss(_Loss):
-    PUBLIC_ATTRS = _Loss.PUBLIC_ATTRS | {"log_target"}
-
-    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
-                 reduction: str = "mean", log_target: bool = False) -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.log_target = log_target
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
-
-
-class SmoothL1Loss(_Loss):
-    PUBLIC_ATTRS = _Loss.PUBLIC_ATTRS | {"beta"}
-
-    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
-                 reduction: str = "mean", beta: float = 1.0) -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.beta = beta
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
-
-
-class HuberLoss(_Loss):
-    PUBLIC_ATTRS = _Loss.PUBLIC_ATTRS | {"delta"}
-
-    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
-        super().__init__(reduction=reduction)
-        self.delta = delta
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return huber_loss(input, target, reduction=self.reduction, delta=self.delta)
-
-
-class _WeightedLoss(_Loss):
-    PUBLIC_ATTRS = _Loss.PUBLIC_ATTRS | {"weight"}
-
-    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
-                 reduce: bool | None = None, reduction: str = "mean") -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.weight = weight
-
-
-class BCELoss(_WeightedLoss):
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
-
-
-class BCEWithLogitsLoss(_WeightedLoss):
-    PUBLIC_ATTRS = _WeightedLoss.PUBLIC_ATTRS | {"pos_weight"}
-
-    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
-                 reduce: bool | None = None, reduction: str = "mean",
-                 pos_weight: Tensor | None = None) -> None:
-        super().__init__(weight, size_average, reduce, reduction)
-        self.pos_weight = pos_weight
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return binary_cross_entropy_with_logits(input, target, weight=self.weight,
-                                                reduction=self.reduction,
-                                                pos_weight=self.pos_weight)
-
-
-class NLLLoss(_WeightedLoss):
-    PUBLIC_ATTRS = _WeightedLoss.PUBLIC_ATTRS | {"ignore_index"}
-
-    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
-                 ignore_index: int = -100, reduce: bool | None = None,
-                 reduction: str = "mean") -> None:
-        super().__init__(weight, size_average, reduce, reduction)
-        self.ignore_index = ignore_index
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                        reduction=self.reduction)
-
-
-class CrossEntropyLoss(NLLLoss):
-    PUBLIC_ATTRS = NLLLoss.PUBLIC_ATTRS | {"label_smoothing"}
-
-    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
-                 ignore_index: int = -100, reduce: bool | None = None,
-                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
-        super().__init__(weight, size_average, ignore_index, reduce, reduction)
-        self.label_smoothing = label_smoothing
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
-                             reduction=self.reduction, label_smoothing=self.label_smoothing)
-
-
 def _legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
@@ -147,14 +32,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  #
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     if target.shape_tuple != input.shape_tuple:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
-                      f"size ({input.shape}). This will likely lead to incorrect results due "
-                      "to broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=2)
-        try:
-            common = np.broadcast_shapes(input.shape_tuple, target.shape_tuple)
-        except ValueError:
-            raise RuntimeError(_broadcast_message(input.shape, target.shape)) from None
+        common = _common_shape(input, target, stacklevel=3)
         if input.shape_tuple != common:
             input = F.expand(input, common)
         if target.shape_tuple != common:
@@ -241,15 +119,21 @@ def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:  # noqa
     """torch warns when the shapes differ, then broadcasts."""
     if target.shape_tuple == input.shape_tuple:
         return input, target
+    common = _common_shape(input, target, stacklevel=4)
+    return F.expand(input, common), F.expand(target, common)
+
+
+def _common_shape(input: Tensor, target: Tensor, stacklevel: int) -> tuple[int, ...]:  # noqa: A002
+    """The shape a target of another shape than the input's broadcasts to with it, after
+    torch's warning (STACKLEVEL: the loss function's caller)."""
     warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                   f"size ({input.shape}). This will likely lead to incorrect results due "
                   "to broadcasting. Please ensure they have the same size.", UserWarning,
-                  stacklevel=3)
+                  stacklevel=stacklevel)
     try:
-        common = np.broadcast_shapes(input.shape_tuple, target.shape_tuple)
+        return tuple(np.broadcast_shapes(input.shape_tuple, target.shape_tuple))
     except ValueError:
         raise RuntimeError(_broadcast_message(input.shape, target.shape)) from None
-    return F.expand(input, common), F.expand(target, common)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor,  # noqa: A002
@@ -368,3 +252,111 @@ def _broadcast_message(a: Size, b: Size) -> str:
             return (f"The size of tensor a ({size_a}) must match the size of tensor b "
                     f"({size_b}) at non-singleton dimension {max(len(a), len(b)) - offset}")
     return f"shape mismatch: {a} and {b} cannot be broadcast"
+
+
+# --- the modules: each calls its function with its stored arguments ------------------------------
+
+class _Loss(Module):
+    """A loss module: its function called with the reduction (legacy size_average/reduce read
+    as torch reads them) and the module's other ARGUMENTS, which a program may also read."""
+
+    function: Any = None
+    arguments: tuple[str, ...] = ("reduction",)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.PUBLIC_ATTRS = Module.PUBLIC_ATTRS | set(cls.arguments)
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            reduction = _legacy_reduction(size_average, reduce)
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return type(self).function(input, target,  # type: ignore[misc]
+                                   **{name: getattr(self, name) for name in self.arguments})
+
+
+class MSELoss(_Loss):
+    function = staticmethod(mse_loss)
+
+
+class L1Loss(_Loss):
+    function = staticmethod(l1_loss)
+
+
+class KLDivLoss(_Loss):
+    function = staticmethod(kl_div)
+    arguments: tuple[str, ...] = ("reduction", "log_target")
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean", log_target: bool = False) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+
+class SmoothL1Loss(_Loss):
+    function = staticmethod(smooth_l1_loss)
+    arguments: tuple[str, ...] = ("reduction", "beta")
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean", beta: float = 1.0) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+
+class HuberLoss(_Loss):
+    function = staticmethod(huber_loss)
+    arguments: tuple[str, ...] = ("reduction", "delta")
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+
+class _WeightedLoss(_Loss):
+    arguments: tuple[str, ...] = ("reduction", "weight")
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.weight = weight
+
+
+class BCELoss(_WeightedLoss):
+    function = staticmethod(binary_cross_entropy)
+
+
+class BCEWithLogitsLoss(_WeightedLoss):
+    function = staticmethod(binary_cross_entropy_with_logits)
+    arguments: tuple[str, ...] = ("reduction", "weight", "pos_weight")
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.pos_weight = pos_weight
+
+
+class NLLLoss(_WeightedLoss):
+    function = staticmethod(nll_loss)
+    arguments: tuple[str, ...] = ("reduction", "weight", "ignore_index")
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+
+class CrossEntropyLoss(NLLLoss):
+    function = staticmethod(cross_entropy)
+    arguments: tuple[str, ...] = ("reduction", "weight", "ignore_index", "label_smoothing")
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
+                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+        self.label_smoothing = label_smoothing

@@ -92,32 +92,23 @@ class Module:
     # --- registration: attribute assignment as torch's Module.__setattr__ does it ----------
 
     def __setattr__(self, name: str, value: Any) -> None:
-        params = self.__dict__.get("_parameters")
-        modules = self.__dict__.get("_modules")
-        if isinstance(value, Parameter):
-            if params is None or modules is None:
-                raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self.__dict__.pop(name, None)
-            modules.pop(name, None)
-            params[name] = value
-        elif params is not None and name in params:
-            if value is not None:
-                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
-                                "(torch.nn.Parameter or None expected)")
-            params[name] = None
-        elif isinstance(value, Module):
-            if params is None or modules is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            self.__dict__.pop(name, None)
-            params.pop(name, None)
-            modules[name] = value
-        elif modules is not None and name in modules:
-            if value is not None:
-                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
-                                "(torch.nn.Module or None expected)")
-            modules[name] = None
-        else:
-            object.__setattr__(self, name, value)
+        tables = (self.__dict__.get("_parameters"), self.__dict__.get("_modules"))
+        for index, (kind, what, role, expected) in enumerate(_REGISTERED):
+            table = tables[index]
+            if isinstance(value, kind):
+                if tables[0] is None or tables[1] is None:
+                    raise AttributeError(f"cannot assign {what} before Module.__init__() call")
+                self.__dict__.pop(name, None)
+                tables[1 - index].pop(name, None)  # type: ignore[union-attr]
+                table[name] = value  # type: ignore[index]
+                return
+            if table is not None and name in table:
+                if value is not None:
+                    raise TypeError(f"cannot assign '{typename(value)}' as {role} '{name}' "
+                                    f"({expected} or None expected)")
+                table[name] = None
+                return
+        object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
         for table in ("_parameters", "_modules"):
@@ -367,6 +358,12 @@ class Module:
             else:
                 text += "\n  " + "\n  ".join(lines) + "\n"
         return text + ")"
+
+
+# What Module.__setattr__ registers, in the order it looks: the kind of value, and how its
+# errors name it (a Parameter goes to _parameters, a Module to _modules).
+_REGISTERED = ((Parameter, "parameters", "parameter", "torch.nn.Parameter"),
+               (Module, "module", "child module", "torch.nn.Module"))
 
 
 def _indent(text: str, spaces: int) -> str:

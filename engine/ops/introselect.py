@@ -106,19 +106,16 @@ def _swap(q: list[int], i: int, j: int) -> None:
 
 def _move_median_to_first(q: list[int], result: int, a: int, b: int, c: int,
                           comp: Compare) -> None:
-    if comp(q[a], q[b]):
-        if comp(q[b], q[c]):
-            _swap(q, result, b)
-        elif comp(q[a], q[c]):
-            _swap(q, result, c)
-        else:
-            _swap(q, result, a)
-    elif comp(q[a], q[c]):
-        _swap(q, result, a)
-    elif comp(q[b], q[c]):
-        _swap(q, result, c)
+    """The median of q[a], q[b], q[c] swapped to RESULT, by libstdc++'s comparisons in its order
+    (q[a] against q[b] first, then the larger of the two against q[c], then the smaller)."""
+    low, high = (a, b) if comp(q[a], q[b]) else (b, a)
+    if comp(q[high], q[c]):
+        median = high
+    elif comp(q[low], q[c]):
+        median = c
     else:
-        _swap(q, result, b)
+        median = low
+    _swap(q, result, median)
 
 
 def _partition_pivot(q: list[int], first: int, last: int, comp: Compare) -> int:
