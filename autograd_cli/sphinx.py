@@ -29,6 +29,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -163,8 +164,6 @@ class AgraphFailed(Exception):
 
 
 def agraph_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("agraph")
     except PackageNotFoundError:

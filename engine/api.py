@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from engine import (
+    addresses,
+    autograd,
     creation,
     custom_function,
     device,
@@ -28,6 +30,7 @@ from engine import (
     numpy_bridge,
     printing,
     random,
+    recording,
     registry,
 )
 from engine.functional import linalg
@@ -149,37 +152,37 @@ AUTOGRAD.update(custom_function.AUTOGRAD_FUNCTION)  # Function, gradcheck, gradg
 
 
 def _nn() -> dict[str, Any]:
-    from engine import nn
+    from engine import nn  # lazy: built on first use (startup time)
 
     return dict(nn.NN)
 
 
 def _functional() -> dict[str, Any]:
-    from engine import nn
+    from engine import nn  # lazy: built on first use (startup time)
 
     return dict(nn.FUNCTIONAL)
 
 
 def _nn_utils() -> dict[str, Any]:
-    from engine.nn import utils
+    from engine.nn import utils  # lazy: built on first use (startup time)
 
     return dict(utils.NN_UTILS)
 
 
 def _optim() -> dict[str, Any]:
-    from engine import lr_scheduler, optim
+    from engine import lr_scheduler, optim  # lazy: built on first use (startup time)
 
     return {**optim.OPTIM, "lr_scheduler": lr_scheduler.lr_scheduler}
 
 
 def _lr_scheduler() -> dict[str, Any]:
-    from engine import lr_scheduler
+    from engine import lr_scheduler  # lazy: built on first use (startup time)
 
     return dict(lr_scheduler.SCHEDULERS)
 
 
 def _data() -> dict[str, Any]:
-    from engine import data
+    from engine import data  # lazy: built on first use (startup time)
 
     return dict(data.DATA)  # torch.utils.data (engine/data.py)
 
@@ -194,13 +197,13 @@ def _autograd_function() -> dict[str, Any]:
 
 
 def _autograd_graph() -> dict[str, Any]:
-    from engine import autograd_graph
+    from engine import autograd_graph  # lazy: built on first use (startup time)
 
     return dict(autograd_graph.GRAPH)  # engine/autograd_graph.py
 
 
 def _autograd_functional() -> dict[str, Any]:
-    from engine import autograd_functional
+    from engine import autograd_functional  # lazy: built on first use (startup time)
 
     return dict(autograd_functional.FUNCTIONS)
 
@@ -256,8 +259,6 @@ def reset_state() -> None:
     """Fresh global state for a run: grad mode on, default print options, agraph's fixed seed
     (engine/generator.py), no observer,
     no post-accumulate hooks left from an earlier run (they would keep its objects alive)."""
-    from engine import addresses, autograd, recording
-
     addresses.reset()
     autograd.clear_post_accumulate_hooks()
     grad_mode.set_enabled(True)

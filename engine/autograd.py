@@ -205,7 +205,7 @@ def accumulate_into(tensor: Tensor, grad: Tensor) -> None:
     """
     if tensor._grad is None:
         if _grad_state["enabled"] and grad._requires_grad:
-            from engine.ops.shape import Copy
+            from engine.ops.shape import Copy  # lazy: engine.ops.shape imports this module
 
             empty = Tensor._wrap(np.empty(tensor.array.shape, dtype=tensor.array.dtype))
             tensor._grad = Copy.apply(empty, grad)
@@ -541,7 +541,7 @@ def modified_message(tensor: Tensor, expected: int, creator: Node | None, output
 def fit_gradient(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
     """Undo broadcasting (sum back to the input's shape) and cast to the input's dtype."""
     if grad.array.shape != shape:
-        from engine.ops.shape import sum_to
+        from engine.ops.shape import sum_to  # lazy: engine.ops.shape imports this module
 
         grad = sum_to(grad, shape)
     if grad.array.dtype != dtype:
@@ -581,6 +581,7 @@ class CopySlices(Node):
         self.saved_something = inner.saved_something
 
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        # lazy: engine.ops.index imports this module
         from engine.ops.index import put_flat, take_flat
 
         grad = grads[0] if grads[0] is not None else zeros_of(*self.base_meta)

@@ -19,6 +19,7 @@ import numpy as np
 from engine import grad_mode, recording
 from engine.addresses import address_of
 from engine.autograd import NO_EDGE, Node, fit_gradient, gradient_edge, modified_message, zeros_of
+from engine.functional import grad as autograd_grad
 from engine.tensor import Tensor
 
 _grad_state = grad_mode.state
@@ -246,8 +247,6 @@ def gradgradcheck(func: Any, inputs: Any, grad_outputs: Any = None, *, eps: floa
                   atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True,
                   **ignored: Any) -> bool:
     """gradcheck of the function that maps inputs (and grad_outputs) to the input gradients."""
-    from engine.functional import grad as autograd_grad
-
     inputs = inputs if isinstance(inputs, tuple) else (
         tuple(inputs) if isinstance(inputs, list) else (inputs,))
     outputs = _outputs(func(*inputs))
@@ -296,8 +295,6 @@ def _outputs_plain(result: Any) -> list[Any]:
 
 
 def _analytical_jacobian(output: Tensor, source: Tensor) -> Any:
-    from engine.functional import grad as autograd_grad
-
     rows = []
     size = output.array.size
     for position in range(size):

@@ -16,7 +16,8 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from engine import functional, random
+from engine import creation, dtypes, functional, random
+from engine.addresses import address_of
 from engine.generator import Generator
 from engine.tensor import Tensor
 
@@ -97,8 +98,6 @@ def default_collate(batch: list[Any]) -> Any:
     if isinstance(first, bool):
         return functional.stack([_scalar_tensor(item) for item in batch], 0)
     if isinstance(first, (int, float)):
-        from engine import creation
-
         return creation.tensor(batch, dtype=None if isinstance(first, int) else
                                _float64())
     if isinstance(first, str):
@@ -114,14 +113,10 @@ def default_collate(batch: list[Any]) -> Any:
 
 
 def _scalar_tensor(value: Any) -> Tensor:
-    from engine import creation
-
     return creation.tensor(value)
 
 
 def _float64() -> Any:
-    from engine import dtypes
-
     return dtypes.float64
 
 
@@ -187,8 +182,6 @@ class DataLoader:
             yield collate(batch)
 
     def __repr__(self) -> str:
-        from engine.addresses import address_of
-
         return f"<torch.utils.data.dataloader.DataLoader object at {address_of(self)}>"
 
 

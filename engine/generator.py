@@ -14,6 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from engine import device as devices
+from engine import dtypes
+from engine.addresses import address_of
+from engine.tensor import Tensor
+
 STATE_WORDS = 624
 # PyTorch's default_rng_seed_val: what a fresh `torch.Generator()` starts from. agraph's default
 # generator starts from it too, so an unseeded program prints the same numbers on every run
@@ -44,15 +49,11 @@ class Generator:
                               "device"})
 
     def __init__(self, device: Any = "cpu") -> None:
-        from engine import device as devices
-
         devices.check(device)
         self._bits: Any = None
         self.set_seed(DEFAULT_SEED)
 
     def __repr__(self) -> str:
-        from engine.addresses import address_of
-
         return f"<torch._C.Generator object at {address_of(self)}>"
 
     # --- seeding -------------------------------------------------------------------------------
@@ -82,8 +83,6 @@ class Generator:
 
     @property
     def device(self) -> Any:
-        from engine import device as devices
-
         return devices.Device("cpu")
 
     # --- raw draws -----------------------------------------------------------------------------
@@ -119,14 +118,9 @@ class Generator:
 
     def get_state(self) -> Any:
         """The state as PyTorch's ByteTensor of 5056 bytes."""
-        from engine.tensor import Tensor
-
         return Tensor._wrap(np.frombuffer(self.state_bytes(), dtype=np.uint8).copy())
 
     def set_state(self, new_state: Any) -> Generator:
-        from engine import dtypes
-        from engine.tensor import Tensor
-
         if not isinstance(new_state, Tensor) or new_state.dtype is not dtypes.uint8:
             raise TypeError("expected a torch.ByteTensor, but got "
                             f"{type(new_state).__name__}")
@@ -172,8 +166,6 @@ class Generator:
 
 def _seed_value(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
-        from engine.tensor import Tensor
-
         if isinstance(seed, Tensor) and seed.numel() == 1:
             return int(seed.item())
         raise TypeError(f"manual_seed expected a long, but got {type(seed).__name__}")

@@ -19,6 +19,7 @@ import numpy as np
 
 from engine import budget
 from engine.refused import Refused
+from engine.tensor import Tensor
 
 _INDEX_ERROR = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
                 "integer or boolean arrays are valid indices")
@@ -223,10 +224,9 @@ def unwrap(value: Any) -> Any:
         return value._type
     if kind in (list, tuple):
         return kind(unwrap(item) for item in value)
-    from engine.tensor import Tensor
 
     if isinstance(value, Tensor):
-        from engine.numpy_bridge import to_numpy
+        from engine.numpy_bridge import to_numpy  # lazy: engine.numpy_bridge imports this module
 
         return to_numpy(value)._array
     return value
@@ -549,7 +549,6 @@ def _index_part(part: Any) -> Any:
         return part._array
     if isinstance(part, list) and all(isinstance(item, (bool, int)) for item in part):
         return part
-    from engine.tensor import Tensor
 
     if isinstance(part, Tensor) and part.array.dtype.kind in "biu":
         return part.array

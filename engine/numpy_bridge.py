@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import grad_mode
 from engine.ndarray import NumpyArray, NumpyDType, NumpyFloat, scalar
+from engine.tensor import Tensor
 
 __all__ = ["NumpyArray", "NumpyDType", "NumpyFloat", "from_numpy", "scalar", "to_numpy"]
 _TORCH_KINDS = "biuf"
@@ -18,8 +20,6 @@ _TORCH_KINDS = "biuf"
 def to_numpy(tensor: Any, force: bool = False) -> NumpyArray:
     """`Tensor.numpy()`: refused for a tensor that requires grad (with grad mode on), as torch
     does."""
-    from engine import grad_mode
-
     if tensor.requires_grad and grad_mode.is_grad_enabled() and not force:
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                            "tensor.detach().numpy() instead.")
@@ -28,8 +28,6 @@ def to_numpy(tensor: Any, force: bool = False) -> NumpyArray:
 
 def from_numpy(array: Any) -> Any:
     """`torch.from_numpy(a)`: a tensor over the same memory."""
-    from engine.tensor import Tensor
-
     if not isinstance(array, NumpyArray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     data = array._array

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from engine import budget
+
 __all__ = [
     "PrintOptions",
     "format_scalar_tensor",
@@ -168,8 +170,6 @@ def _check_text_size(shape: tuple[int, ...], shown: list[int], cut_axes: list[bo
     """Refuse, before formatting, to print more than the memory budget allows: print options
     (threshold, edgeitems, precision) can ask for the text of every element of a big tensor,
     or for a million digits of each."""
-    from engine import budget
-
     text = _text_length(shown, cut_axes, width, indent)
     nbytes = (budget.python_list_bytes(shown) + math.prod(shown) * (_STR_BYTES + width)
               + _TEXT_COPIES * text)

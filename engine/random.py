@@ -4,6 +4,8 @@ engine/sampling.py; this module turns their arrays into tensors."""
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -316,7 +318,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  
     """torch.multinomial: with replacement a binary search of 53-bit uniforms in each row's
     normalised cumulative sum; without, PyTorch's exponential trick (top-k of p / Exp(1))."""
     from engine.functional.index import topk  # the functional layer sits above this module
-    from engine.functional.reduce import argmax
+    from engine.functional.reduce import argmax  # the functional layer sits above this module
 
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -415,9 +417,6 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     still outside, until none is. Otherwise: uniform candidates on [a, b], each kept when
     log(uniform) is not above its log density (relative to the peak), redrawing both for the
     rejected ones."""
-    import math
-    import warnings
-
     chosen = pick(generator)
     mean, std, a, b = float(mean), float(std), float(a), float(b)
     if mean < a - 2 * std or mean > b + 2 * std:

@@ -16,7 +16,15 @@ import numpy as np
 
 from engine import budget, dtypes, grad_mode, recording
 from engine import device as devices
-from engine.autograd import AccumulateGrad, Node, RemovableHandle
+from engine.autograd import (
+    AccumulateGrad,
+    CopySlices,
+    Node,
+    RemovableHandle,
+    gradient_edge,
+    post_accumulate_hooks,
+)
+from engine.printing import format_scalar_tensor, tensor_repr
 from engine.size import Size
 from engine.tensor_operators import TensorOperators
 
@@ -72,7 +80,7 @@ class Tensor(TensorOperators):
 
     def __init__(self, *args: Any, dtype: Any = None, requires_grad: bool = False) -> None:
         """`torch.Tensor(list)` or `torch.Tensor(2, 3)`: float32 (the legacy constructor)."""
-        from engine.creation import array_from_data
+        from engine.creation import array_from_data  # lazy: engine.creation imports this module
 
         if len(args) == 1 and not isinstance(args[0], int):
             array = array_from_data(args[0], dtypes.float32)
@@ -136,7 +144,7 @@ class Tensor(TensorOperators):
         base = self._base
         assert base is not None
         if base._requires_grad:
-            from engine.ops.index import AsStrided
+            from engine.ops.index import AsStrided  # lazy: engine.ops.index imports this module
 
             AsStrided.attach(base, self)
 
@@ -254,8 +262,6 @@ class Tensor(TensorOperators):
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
                                            ) -> RemovableHandle:
         """A hook run with this leaf after backward has accumulated into its .grad."""
-        from engine.autograd import post_accumulate_hooks
-
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
@@ -267,6 +273,7 @@ class Tensor(TensorOperators):
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
+        # lazy: engine.functional.gradients imports this module
         from engine.functional.gradients import backward
 
         backward([self], None if gradient is None else [gradient],
@@ -340,19 +347,19 @@ class Tensor(TensorOperators):
         return maker(*args, **kwargs)  # type: ignore[no-any-return]
 
     def new_zeros(self, *size: Any, **kwargs: Any) -> Tensor:
-        from engine import creation
+        from engine import creation  # lazy: engine.creation imports this module
         return self._new(creation.zeros, size, kwargs)
 
     def new_ones(self, *size: Any, **kwargs: Any) -> Tensor:
-        from engine import creation
+        from engine import creation  # lazy: engine.creation imports this module
         return self._new(creation.ones, size, kwargs)
 
     def new_full(self, size: Any, fill_value: Any, **kwargs: Any) -> Tensor:
-        from engine import creation
+        from engine import creation  # lazy: engine.creation imports this module
         return self._new(creation.full, (size, fill_value), kwargs)
 
     def new_tensor(self, data: Any, **kwargs: Any) -> Tensor:
-        from engine import creation
+        from engine import creation  # lazy: engine.creation imports this module
         return self._new(creation.tensor, (data,), kwargs)
 
     def element_size(self) -> int:
@@ -374,7 +381,7 @@ class Tensor(TensorOperators):
         return bool(self.array.flags.c_contiguous)
 
     def contiguous(self, memory_format: Any = None) -> Tensor:
-        from engine.ops.shape import contiguous
+        from engine.ops.shape import contiguous  # lazy: engine.ops.shape imports this module
 
         return contiguous(self)
 
@@ -389,7 +396,7 @@ class Tensor(TensorOperators):
 
     def numpy(self, *, force: builtins.bool = False) -> Any:
         """A read-only stand-in for the numpy array over this tensor's memory."""
-        from engine.numpy_bridge import to_numpy
+        from engine.numpy_bridge import to_numpy  # lazy: engine.numpy_bridge imports this module
 
         return to_numpy(self, force)
 
@@ -404,6 +411,7 @@ class Tensor(TensorOperators):
     def __iter__(self) -> Iterator[Tensor]:
         if self.array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
+        # lazy: engine.ops.shape imports this module
         from engine.ops.shape import check_pieces, unbind
 
         check_pieces(self, self.array.shape[0], "iterating over each row")
@@ -439,8 +447,6 @@ class Tensor(TensorOperators):
     # --- printing ------------------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        from engine.printing import tensor_repr
-
         return tensor_repr(self.array, requires_grad=self.requires_grad and self.is_leaf,
                            grad_fn_name=None if self.grad_fn is None
                            else self.grad_fn.grad_fn_name,
@@ -449,8 +455,6 @@ class Tensor(TensorOperators):
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        from engine.printing import format_scalar_tensor
-
         if self.array.ndim == 0:
             return format_scalar_tensor(self.array, spec)
         if spec:
@@ -460,7 +464,7 @@ class Tensor(TensorOperators):
     # --- conversions -------------------------------------------------------------------------
 
     def to_numpy_dtype(self, dtype: np.dtype) -> Tensor:
-        from engine.ops.shape import ToCopy
+        from engine.ops.shape import ToCopy  # lazy: engine.ops.shape imports this module
 
         return ToCopy.apply(self, dtype=np.dtype(dtype))
 
@@ -565,7 +569,7 @@ class Tensor(TensorOperators):
                           "release. Consider `x.mT` to transpose batches of matrices or "
                           "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
                           "dimensions of a tensor.", UserWarning, stacklevel=2)
-        from engine.ops.shape import permute
+        from engine.ops.shape import permute  # lazy: engine.ops.shape imports this module
 
         return permute(self, *reversed(range(self.ndim)))
 
@@ -574,7 +578,7 @@ class Tensor(TensorOperators):
         if self.ndim < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
                                f"matrices. Got {self.ndim}-D tensor.")
-        from engine.ops.shape import transpose
+        from engine.ops.shape import transpose  # lazy: engine.ops.shape imports this module
 
         return transpose(self, -2, -1)
 
@@ -646,7 +650,7 @@ class Tensor(TensorOperators):
 
     def _rebase_view(self, node: Node) -> None:
         """An in-place op on a view: the base gets CopySlices, the view its new history."""
-        from engine.autograd import CopySlices, gradient_edge
+        # lazy: engine.ops.index imports this module
         from engine.ops.index import AsStrided, view_positions
 
         base = self._base
@@ -664,19 +668,19 @@ class Tensor(TensorOperators):
             self.array.fill(0)
             self._version[0] += 1
             return self
-        from engine.ops.shape import Zero
+        from engine.ops.shape import Zero  # lazy: engine.ops.shape imports this module
 
         return self.assign_inplace(Zero.apply(self, value=0))
 
     def fill_(self, value: Any) -> Tensor:
-        from engine.ops.shape import Fill, FillTensor
+        from engine.ops.shape import Fill, FillTensor  # lazy: engine.ops.shape imports this module
 
         if isinstance(value, Tensor):
             return self.assign_inplace(FillTensor.apply(self, value))
         return self.assign_inplace(Fill.apply(self, value=value))
 
     def copy_(self, source: Tensor) -> Tensor:
-        from engine.ops.shape import Copy
+        from engine.ops.shape import Copy  # lazy: engine.ops.shape imports this module
 
         if not isinstance(source, Tensor):
             raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
@@ -684,13 +688,13 @@ class Tensor(TensorOperators):
         return self.assign_inplace(Copy.apply(self, source))
 
     def uniform_(self, a: Any = 0.0, b: Any = 1.0, *, generator: Any = None) -> Tensor:
-        from engine import random
+        from engine import random  # lazy: engine.random imports this module
 
         with grad_mode.no_grad():
             return self.copy_(Tensor._wrap(random.uniform_values(self, a, b, generator)))
 
     def normal_(self, mean: Any = 0.0, std: Any = 1.0, *, generator: Any = None) -> Tensor:
-        from engine import random
+        from engine import random  # lazy: engine.random imports this module
 
         with grad_mode.no_grad():
             return self.copy_(Tensor._wrap(random.normal_values(self, mean, std, generator)))
@@ -698,12 +702,12 @@ class Tensor(TensorOperators):
     # --- indexing ------------------------------------------------------------------------------
 
     def __getitem__(self, index: Any) -> Tensor:
-        from engine.ops.index import getitem
+        from engine.ops.index import getitem  # lazy: engine.ops.index imports this module
 
         return getitem(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        from engine.ops.index import setitem
+        from engine.ops.index import setitem  # lazy: engine.ops.index imports this module
 
         setitem(self, index, value)
 

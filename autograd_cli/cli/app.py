@@ -20,6 +20,7 @@ from typing import Annotated, Any
 
 import typer
 
+from autograd_cli.cli.main import silence_stdout
 from autograd_cli.cli.options import CHOICE, COMMANDS, FLAG, INT, OUTPUT, PATH, Command, Option
 from autograd_cli.cli.usage import LIMITS_PANEL, AgraphCommand, choice_parser, number_parser
 from autograd_cli.graph.paths import output_path
@@ -39,7 +40,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from importlib.metadata import version  # lazy: startup time (loaded only when used)
 
         print(f"agraph {version('agraph')}")
         raise typer.Exit(0)
@@ -83,8 +84,6 @@ def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return command(limits=limits, **kwargs)
         except BrokenPipeError:  # the reader went away (`| head`); click would exit 1
-            from autograd_cli.cli.main import silence_stdout
-
             silence_stdout()
             raise typer.Exit(0) from None
 
@@ -149,7 +148,7 @@ def _command(name: str, family: str) -> Callable[..., int]:
         if name == "render":
             values["unroll"] = unroll_count(values["unroll"])
             files = values.pop("file")
-            from autograd_cli.cli import outputs
+            from autograd_cli.cli import outputs  # lazy: startup time (loaded only when used)
 
             if len(files) > 1 or outputs.names_a_directory(values["output"]):
                 if values["check_file"] is not None:

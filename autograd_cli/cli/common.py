@@ -21,6 +21,7 @@ from typing import Any, TextIO, TypeVar
 from autograd_cli.language.bounds import Bound
 from autograd_cli.language.errors import ScriptError, visible
 from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
+from autograd_cli.language.source import read_source
 
 T = TypeVar("T")
 
@@ -57,8 +58,6 @@ _NOT_A_FILE = frozenset({"FileNotFoundError", "IsADirectoryError", "PermissionEr
 def load(file: str, limits: Limits, json_output: bool = False) -> str | int:
     """The program's text, or the exit code after reporting why it cannot be read (with
     `json_output` also as the `error` of a JSON document on stdout)."""
-    from autograd_cli.language.source import read_source
-
     try:
         return read_source(file, limits.max_source_bytes)
     except ScriptError as error:
@@ -73,6 +72,7 @@ def outputs_refused(file: str, *paths: Path | None) -> bool:
     True after reporting the first one that cannot be written (exit 2)."""
     if all(path is None for path in paths):
         return False  # nothing to check: the rendering module (and torch.nn) stays unloaded
+    # lazy: startup time (loaded only when used)
     from autograd_cli.graph.rendering import OutputError, check_output_path
 
     for path in paths:
@@ -89,7 +89,7 @@ def outputs_refused(file: str, *paths: Path | None) -> bool:
 def prepare_engine(limits: Limits, seed: int | None = None) -> None:
     """A clean engine for each run (tests run many programs in one process); the default
     random generator starts from agraph's fixed seed, or from `--seed`."""
-    from engine import api, budget, random
+    from engine import api, budget, random  # lazy: startup time (loaded only when used)
 
     api.reset_state()
     if seed is not None:
@@ -111,7 +111,7 @@ def report_problems(file: str, text: str, result: Any, stream: TextIO,
 
 
 def write_json_failure(file: str, error: ScriptError) -> None:
-    import json
+    import json  # lazy: startup time (loaded only when used)
 
     document = {"version": 1, "file": file, "stdout": "", "error": error.to_json(),
                 "tensors": [], "graph": {"nodes": [], "edges": []}}

@@ -14,16 +14,15 @@ from autograd_cli.cli.common import (
     report_problems,
     say,
 )
+from autograd_cli.graph import rendering
+from autograd_cli.graph.recorder import GraphRecorder
+from autograd_cli.language.checker import check_program
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits
+from autograd_cli.tools.debugger import Debugger
 
 
 def debug(file: str, *, limits: Limits, quiet: bool = False) -> int:
-    from autograd_cli.graph import rendering
-    from autograd_cli.graph.recorder import GraphRecorder
-    from autograd_cli.language.checker import check_program
-    from autograd_cli.tools.debugger import Debugger
-
     if file == "-":
         say("agraph: error: debug reads its commands from stdin: give the program as a "
              "file\n")

@@ -19,17 +19,16 @@ from autograd_cli.cli.common import (
     say,
 )
 from autograd_cli.cli.render import graph_format, render_to
+from autograd_cli.graph import rendering
+from autograd_cli.graph.provenance import Provenance
 from autograd_cli.language.bounds import Bound
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits, limit_error
+from autograd_cli.tools import explain as chain_rule
 
 
 def explain(file: str, output: str, input_name: str, *, limits: Limits, svg: Path | None,
             max_paths: int, quiet: bool = False) -> int:
-    from autograd_cli.graph import rendering
-    from autograd_cli.graph.provenance import Provenance
-    from autograd_cli.tools import explain as chain_rule
-
     if outputs_refused(file, svg):
         return USAGE_ERROR
     text = load(file, limits)

@@ -40,7 +40,7 @@ def file_name(requested: str | None, number: int, kind: str = "figure") -> str:
 def start_run() -> None:
     """Forget drawings an earlier run in this process left (tests, a docs build)."""
     if "autograd_cli.library.drawings" in sys.modules:
-        from autograd_cli.library import drawings
+        from autograd_cli.library import drawings  # lazy: startup time (loaded only when used)
 
         drawings.start_run()
 
@@ -50,6 +50,7 @@ def _last_expression_graph(text: str, variables: dict[str, Any]) -> None:
     as a notebook shows the value of its last expression."""
     if "autograd_cli.library.torchviz_module" not in sys.modules:
         return
+    # lazy: startup time (loaded only when used)
     from autograd_cli.library import drawings, torchviz_module
 
     try:
@@ -75,7 +76,7 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
     """Write (or note) the drawings of the run that just ended; the exit status it adds."""
     if "autograd_cli.library.drawings" not in sys.modules:
         return OK  # the program never imported matplotlib or torchviz
-    from autograd_cli.library import drawings
+    from autograd_cli.library import drawings  # lazy: startup time (loaded only when used)
 
     _last_expression_graph(text, variables or {})
 
@@ -89,7 +90,7 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
             counts[output.kind] += 1
         names.append(file_name(output.name, counts[output.kind] if output.name is None
                                else len(names) + 1, output.kind))
-    from renderers import figures
+    from renderers import figures  # lazy: startup time (loaded only when used)
 
     needs_matplotlib = any(output.kind == "figure" for output in outputs)
     missing = needs_matplotlib and not figures.available()
@@ -105,6 +106,7 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
     if not directory.is_dir():
         sys.stderr.write(f"{shown_name}: error: --figures {directory}: not a directory\n")
         return PROGRAM_ERROR
+    # lazy: startup time (loaded only when used)
     from autograd_cli.graph.rendering import write_atomically
     from renderers.figures import FigureTooLarge
 

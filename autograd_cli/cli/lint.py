@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 from autograd_cli.cli.common import (
@@ -12,15 +13,12 @@ from autograd_cli.cli.common import (
     prepare_engine,
     say,
 )
+from autograd_cli.graph import rendering
 from autograd_cli.language.limits import Limits
+from autograd_cli.tools.inspection import Inspection
 
 
 def lint(file: str, *, limits: Limits, json_output: bool) -> int:
-    import json
-
-    from autograd_cli.graph import rendering
-    from autograd_cli.tools.inspection import Inspection
-
     text = load(file, limits)
     if isinstance(text, int):
         return text

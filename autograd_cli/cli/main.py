@@ -18,7 +18,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from autograd_cli.cli.hash_seed import restart_with_fixed_hashes
 from autograd_cli.cli.options import CHOICE, COMMANDS, FLAG, OUTPUT
+from autograd_cli.language.errors import visible
+from autograd_cli.language.limits import Limits
+from engine import memory
 
 PATH = "path"  # in VALUED: the option's value is a path
 
@@ -82,7 +86,7 @@ def _plain_value(text: str | None, allowed: Any) -> Any:
         return None
     if allowed != PATH:
         return text if text in allowed else None
-    from autograd_cli.graph.paths import OutputPath
+    from autograd_cli.graph.paths import OutputPath  # lazy: startup time (loaded only when used)
 
     return OutputPath(text)  # as typer's parser makes it: the text kept (a trailing "/")
 
@@ -103,25 +107,20 @@ def bare_unroll(arguments: list[str]) -> list[str]:
 def main() -> None:
     """Console-script entry point. A bug in agraph itself is reported in one line (set
     AGRAPH_DEBUG=1 for its traceback), never as a traceback the user must read."""
-    from autograd_cli.cli.hash_seed import restart_with_fixed_hashes
-
     restart_with_fixed_hashes()
     _leave(_main())
 
 
 def _main() -> int:
-    from engine import memory
-
     memory.count_whole_process()  # --max-memory bounds this process's peak, startup included
     try:
         argv = bare_unroll(sys.argv[1:])
         simple = simple_command(argv)
         if simple is None:
-            from autograd_cli.cli.app import app
+            from autograd_cli.cli.app import app  # lazy: autograd_cli.cli.app imports this module
 
             app(args=argv, prog_name="agraph")  # exits with the status (usage errors: 2)
             return 0
-        from autograd_cli.language.limits import Limits
 
         command, arguments = simple
         module = importlib.import_module(f"autograd_cli.cli.{COMMANDS[command].family}")
@@ -139,6 +138,7 @@ def _main() -> int:
         silence_stdout()   # what it wanted, and `set -o pipefail` builds must not fail
         return 0
     except MemoryError:  # never an "internal error": the machine has less memory than allowed
+        # lazy: startup time (loaded only when used)
         from autograd_cli.language.bounds import out_of_memory
 
         sys.stderr.write(f"agraph: {out_of_memory('agraph')}\n")
@@ -146,7 +146,6 @@ def _main() -> int:
     except Exception as error:  # noqa: BLE001 - the last line of defence
         if os.environ.get("AGRAPH_DEBUG"):
             raise
-        from autograd_cli.language.errors import visible
 
         if type(error).__name__ == "LimitError" and type(error).__module__ == "engine.memory":
             sys.stderr.write(visible(f"agraph: LimitError: {error}\n"))  # a limit, not a bug

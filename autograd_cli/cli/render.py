@@ -14,6 +14,8 @@ from autograd_cli.cli import common
 from autograd_cli.language.bounds import Bound
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits
+from autograd_cli.language.source import SourceError, read_regular_file
+from renderers.formats import FORMATS
 
 
 def render(file: str, *, limits: Limits, fmt: str | None, output: Path | None, view: str,
@@ -21,7 +23,9 @@ def render(file: str, *, limits: Limits, fmt: str | None, output: Path | None, v
            rankdir: str, max_nodes: int, check_file: Path | None,
            detect_anomaly: bool = False, svg: bool = False, seed: int | None = None,
            unroll: int | None = None, quiet: bool = False) -> int:
-    from autograd_cli.cli import outputs
+    from autograd_cli.cli import outputs  # lazy: autograd_cli.cli.outputs imports this module
+
+    # lazy: startup time (loaded only when used)
     from autograd_cli.graph import rendering
     from autograd_cli.tools.inspection import Inspection
 
@@ -54,6 +58,7 @@ def render(file: str, *, limits: Limits, fmt: str | None, output: Path | None, v
                "max_nodes": max_nodes, "unroll": unroll}
     mark = None
     if anomaly is not None:  # draw the graph as it was when the NaN appeared, that op in red
+        # lazy: startup time (loaded only when used)
         from autograd_cli.tools.anomaly import mark_anomaly
 
         if anomaly.output is not None:
@@ -76,7 +81,7 @@ def _render(recorder: Any, fmt: str, file: str, options: dict[str, Any],
     """The rendered bytes, or an exit code after reporting why there are none; `transform`
     marks up the model first (explain's paths, an anomaly); `bound`: the limits of the work
     after the run (a LimitError past them)."""
-    from autograd_cli.graph import rendering
+    from autograd_cli.graph import rendering  # lazy: startup time (loaded only when used)
 
     bound = bound or Bound.unbounded()
     problems: list[ScriptError] = []
@@ -121,15 +126,15 @@ def render_to(recorder: Any, fmt: str, output: Path | None, file: str,
 
 def graph_format(path: Path) -> str:
     """The format of a `--graph FILE` (run, explain): its extension's, else svg."""
+    # lazy: autograd_cli.cli.outputs imports this module
     from autograd_cli.cli.outputs import output_format
-    from renderers.formats import FORMATS
 
     return output_format(None, False, path, FORMATS) or "svg"
 
 
 def write_output(data: bytes, output: Path | None, file: str) -> int:
     """`data` to stdout, or written atomically to `output` (never over the input `file`)."""
-    from autograd_cli.graph import rendering
+    from autograd_cli.graph import rendering  # lazy: startup time (loaded only when used)
 
     if output is None:
         sys.stdout.buffer.write(data)
@@ -154,8 +159,6 @@ def _check_rendered(recorder: Any, fmt: str, existing: Path, file: str,
 
 def check_bytes(data: bytes, existing: Path, command: str) -> int:
     """--check: OK when `existing` holds exactly `data`, else 1 with a message."""
-    from autograd_cli.language.source import SourceError, read_regular_file
-
     try:  # no more than the new output and a byte: a longer file differs anyway
         current = read_regular_file(str(existing), len(data))
     except SourceError as error:

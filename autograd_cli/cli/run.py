@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 import time
 from pathlib import Path
@@ -23,13 +24,12 @@ from autograd_cli.cli.common import (
 )
 from autograd_cli.cli.render import check_bytes, graph_format, render_to, write_output
 from autograd_cli.language.bounds import Bound
+from autograd_cli.language.checker import check_program
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits
 
 
 def check(file: str, *, limits: Limits) -> int:
-    from autograd_cli.language.checker import check_program
-
     text = load(file, limits)
     if isinstance(text, int):
         return text
@@ -49,8 +49,7 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
         check_file: Path | None = None) -> int:
     """`agraph run`; with `output` (-o) what it would print is written there atomically, and
     only when the program ran to its end; with `check_file` (--check) it is compared."""
-    import io
-
+    # lazy: startup time (loaded only when used)
     from autograd_cli.cli.figures import start_run as start_figures
     from autograd_cli.cli.figures import write_figures
     from autograd_cli.tools.inspection import Inspection
@@ -83,12 +82,13 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     recorder: Any = None
     started = time.monotonic()
     if json_output or svg is not None or stopper is not None:
-        from autograd_cli.graph import rendering
+        from autograd_cli.graph import rendering  # lazy: startup time (loaded only when used)
 
         result, recorder = rendering.record_program(
             text, limits, echo=echo, observers=observers,
             recorder=stopper.recorder if stopper else None)
     else:  # nothing will draw the graph: no recorder (a training loop runs a fifth faster)
+        # lazy: startup time (loaded only when used)
         from autograd_cli.language.interpreter import run_observed
 
         result = run_observed(text, limits, observers=observers, echo=echo)
@@ -142,9 +142,9 @@ def _json_document(file: str, result: Any, recorder: Any, inspection: Any, limit
     adds). Its `tensors` are written within --max-output-bytes, the whole within the time and
     memory left: past a limit, `tensors` is empty or `graph` has no nodes (with a note), the
     LimitError is added to `problems`, and is the document's `error` if the program had none."""
-    import json
+    import json  # lazy: startup time (loaded only when used)
 
-    from autograd_cli.graph import report
+    from autograd_cli.graph import report  # lazy: startup time (loaded only when used)
 
     bound = after.doing("writing the tensors of the --json document")
     tensors = bounded(lambda: report.tensors_json(result.variables.items(),
@@ -175,6 +175,7 @@ def _breakpoint_stop(file: str, text: str, limits: Limits, line: int, svg: Path 
                      ) -> Any:
     """`run --break LINE`: a debugger with a fixed script (the table, the graph, quit), or
     None after saying that no statement starts at LINE."""
+    # lazy: startup time (loaded only when used)
     from autograd_cli.graph.recorder import GraphRecorder
     from autograd_cli.tools.debugger import Debugger
 
@@ -192,7 +193,7 @@ def _breakpoint_stop(file: str, text: str, limits: Limits, line: int, svg: Path 
 
 def _graph_or_note(recorder: Any, bound: Bound, problems: list[ScriptError]) -> dict[str, Any]:
     """The `graph` field of `run --json`: the model, or no nodes and a note saying why."""
-    from autograd_cli.graph import rendering
+    from autograd_cli.graph import rendering  # lazy: startup time (loaded only when used)
 
     before = len(problems)
     try:
@@ -207,7 +208,7 @@ def _graph_or_note(recorder: Any, bound: Bound, problems: list[ScriptError]) -> 
 
 
 def _table_rows(variables: dict[str, Any], bound: Bound) -> list[dict[str, Any]]:
-    from autograd_cli.graph.report import table_rows
+    from autograd_cli.graph.report import table_rows  # lazy: startup time (loaded only when used)
 
     return table_rows(variables.items(), bound)
 
@@ -215,6 +216,7 @@ def _table_rows(variables: dict[str, Any], bound: Bound) -> list[dict[str, Any]]
 
 def _print_table(rows: list[dict[str, Any]], out: TextIO) -> None:
     """The table on stdout (colour and width as the terminal allows) or into -o's file."""
+    # lazy: startup time (loaded only when used)
     from renderers import terminal
     from renderers.table import render_table
 

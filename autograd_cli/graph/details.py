@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from autograd_cli.graph.recorder import shape_text, value_text
 from renderers.model import Graph
 
 if TYPE_CHECKING:  # the recorder imports this module lazily, for the HTML view only
@@ -29,8 +30,6 @@ def add_details(graph: Graph, made: Iterable[tuple[Record, str]], target: dict[R
     each record with a node it draws (the op and its tensor both appear when it was made);
     `target` is the node a backward event of the record lights up; `alias` the block that
     stands for a node of a folded loop (renderers/loops.py)."""
-    from autograd_cli.graph.recorder import shape_text, value_text
-
     drawn = {node.id: node for node in graph.nodes}
     steps: dict[int, list[str]] = {}
     lines: dict[int, int] = {}

@@ -12,6 +12,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from engine.autograd import Function
+
 
 def compact_values(array: np.ndarray, width: int) -> str:
     """`[0.50, -0.65, 1.6, ... 3 more]`: the elements in order (flattened: the shape is on the
@@ -53,6 +55,7 @@ def numbered(name: str, number: int) -> str:
 def public_op_name(function_name: str) -> str:
     """The name an op is shown by, from the engine's class name: the class's PyTorch grad_fn
     name without `Backward0` (`PowScalar` -> `pow`, as for a graph-recorded `pow`)."""
+    # lazy: autograd_cli.graph.recorder imports this module
     from autograd_cli.graph.recorder import op_display_name
 
     grad_fn_name = _grad_fn_names().get(function_name)
@@ -62,8 +65,6 @@ def public_op_name(function_name: str) -> str:
 @lru_cache(maxsize=1)
 def _grad_fn_names() -> dict[str, str]:
     """Engine Function class name -> its grad_fn name, over every op class defined."""
-    from engine.autograd import Function
-
     names: dict[str, str] = {}
     stack: list[type] = [Function]
     while stack:

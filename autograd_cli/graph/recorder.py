@@ -574,6 +574,7 @@ def forward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = No
     graph = with_labels(cap(graph, options.max_nodes, toward_inputs=True, bound=bound), labels,
                         snap, options)
     if options.details:
+        # lazy: autograd_cli.graph.details imports this module
         from autograd_cli.graph.details import add_details
 
         add_details(graph, made, tensor_id, snap.records, snap.program, alias)
@@ -639,6 +640,7 @@ def backward_graph(snap: Snapshot, options: ViewOptions, bound: Bound | None = N
     graph = with_labels(cap(graph, options.max_nodes, toward_inputs=False, bound=bound), labels,
                         snap, options)
     if options.details:
+        # lazy: autograd_cli.graph.details imports this module
         from autograd_cli.graph.details import add_details
 
         add_details(graph, list(node_id.items()), node_id, snap.records, snap.program, alias)

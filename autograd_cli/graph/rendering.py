@@ -21,6 +21,7 @@ from typing import Any
 from autograd_cli.graph.paths import given_text
 from autograd_cli.graph.recorder import DEFAULT_MAX_NODES, GraphRecorder, ViewOptions, build_graph
 from autograd_cli.language.bounds import Bound
+from autograd_cli.language.interpreter import run_observed
 from renderers.formats import FORMATS, IMAGE_FORMATS, RANKDIRS, VIEWS
 from renderers.model import Graph
 from renderers.svg import GraphvizFailed, GraphvizMissing
@@ -49,8 +50,6 @@ def record_program(text: str, limits: Any = None, *, keep_pass: int | None = Non
 
     `observers` (a tracer, a debugger, ...) see every event too, after the recorder; a
     debugger that draws the graph while the program runs passes the `recorder` to use."""
-    from autograd_cli.language.interpreter import run_observed
-
     if recorder is None:
         recorder = GraphRecorder(keep_pass=keep_pass)
     recorder.source_lines = text.splitlines()
@@ -125,7 +124,7 @@ def render_page(recorder: GraphRecorder, *, view: str = "forward", file_name: st
     for name in (view, *(v for v in VIEWS if v != view)):
         graph = graph_model(recorder, view=name, details=True, **options)
         views.append(transform(graph) if transform else graph)
-    from renderers.html import render_html
+    from renderers.html import render_html  # lazy: startup time (loaded only when used)
 
     return render_html(views, file_name)
 
@@ -135,24 +134,24 @@ def render_model(graph: Graph, fmt: str = "svg") -> bytes:
     if fmt not in FORMATS:
         raise RenderError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
     if fmt == "html":
-        from renderers.html import render_html
+        from renderers.html import render_html  # lazy: startup time (loaded only when used)
 
         return render_html([graph])
     if fmt == "json":
-        from renderers.json_graph import render_json
+        from renderers.json_graph import render_json  # lazy: startup time (loaded only when used)
 
         return render_json(graph).encode("utf-8")
     if fmt == "mermaid":
-        from renderers.mermaid import render_mermaid
+        from renderers.mermaid import render_mermaid  # lazy: startup time (loaded only when used)
 
         return render_mermaid(graph).encode("utf-8")
-    from renderers.dot import render_dot
+    from renderers.dot import render_dot  # lazy: startup time (loaded only when used)
 
     source = render_dot(graph)
     if fmt == "dot":
         return source.encode("utf-8")
     assert fmt in IMAGE_FORMATS
-    from renderers.svg import layout
+    from renderers.svg import layout  # lazy: startup time (loaded only when used)
 
     return layout(source, fmt)
 

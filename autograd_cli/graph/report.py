@@ -23,6 +23,7 @@ import numpy as np
 
 from autograd_cli.language.bounds import Bound
 from autograd_cli.language.limits import LimitExceeded
+from engine.printing import PRINT_OPTIONS, PrintOptions, tensor_repr
 from engine.tensor import Parameter, Tensor
 
 MAX_TABLE_ROWS = 1000  # rows of the node table; past it, a last row says how many are left out
@@ -137,8 +138,6 @@ def tensors_of(variables: Iterable[tuple[str, Any]]) -> list[tuple[str, Tensor]]
 def default_print_options() -> Iterator[None]:
     """PyTorch's default print options for a while (the program's own come back after), so
     agraph's abridged values never follow `torch.set_printoptions(threshold=inf)`."""
-    from engine.printing import PRINT_OPTIONS, PrintOptions
-
     saved = {key: getattr(PRINT_OPTIONS, key) for key in vars(PrintOptions())}
     try:
         for key, value in vars(PrintOptions()).items():
@@ -151,8 +150,6 @@ def default_print_options() -> Iterator[None]:
 
 def short_values(array: Any) -> str:
     """A tensor's values as PyTorch prints them by default, on one line, abridged when long."""
-    from engine.printing import tensor_repr
-
     with default_print_options():
         text = tensor_repr(array)
     text = text[len("tensor("):-1] if text.startswith("tensor(") else text

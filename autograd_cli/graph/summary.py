@@ -63,6 +63,7 @@ def value_text(summary: Summary) -> str | None:
     options: a label is agraph's text, never `set_printoptions`' 10**6 digits.)"""
     if summary.small is None:
         return None
+    # lazy: startup time (loaded only when used)
     from autograd_cli.graph.report import default_print_options
 
     with default_print_options():

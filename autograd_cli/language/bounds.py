@@ -84,7 +84,7 @@ class Bound:
         """Raise LimitExceeded if the time is up or the process holds too much memory."""
         self.check_time()
         if self.max_resident is not None:
-            from engine.budget import resident_bytes
+            from engine.budget import resident_bytes  # lazy: startup time (loaded only when used)
 
             if resident_bytes() > self.max_resident:
                 raise LimitExceeded("max_resident_bytes", f"{self.task} used more than "

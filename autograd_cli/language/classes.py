@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from autograd_cli.language.objects import BoundMethod, UserFunction
+from engine.addresses import address_of
 
 MEMBERS_KEY = "_agraph_members"
 SOURCE_KEY = "_agraph_node"
@@ -43,8 +44,6 @@ class ProgramObject:
     """The base of a program class written without a base (or with `object`)."""
 
     def __repr__(self) -> str:
-        from engine.addresses import address_of
-
         return f"<__main__.{type(self).__qualname__} object at {address_of(self)}>"
 
 
@@ -118,6 +117,7 @@ ENGINE_BASES = frozenset({("engine.data", "Dataset"), ("engine.data", "IterableD
 
 
 def allowed_bases() -> tuple[type, ...]:
+    # lazy: startup time (loaded only when used)
     from engine.custom_function import Function
     from engine.nn import Module
 
@@ -280,7 +280,7 @@ def write_attribute(value: Any, name: str, new_value: Any) -> None:
     frozen = getattr(type(value), FROZEN_KEY, None)
     if frozen is not None:
         raise frozen(f"cannot assign to field '{name}'")
-    from engine.nn import Module
+    from engine.nn import Module  # lazy: startup time (loaded only when used)
 
     if isinstance(value, Module):
         Module.__setattr__(value, name, new_value)
@@ -303,7 +303,7 @@ def delete_attribute(value: Any, name: str) -> None:
 def instantiate(cls: type, args: list[Any] | tuple[Any, ...], kwargs: dict[str, Any],
                 call: Callable[[Any, list[Any], dict[str, Any]], Any]) -> Any:
     """`Cls(*args, **kwargs)`: a new object, then the program's `__init__` (or the base's)."""
-    from engine.custom_function import Function
+    from engine.custom_function import Function  # lazy: startup time (loaded only when used)
 
     if issubclass(cls, Function):
         raise RuntimeError("Legacy autograd function with non-static forward method is "
@@ -325,7 +325,7 @@ def instantiate(cls: type, args: list[Any] | tuple[Any, ...], kwargs: dict[str, 
 def base_init(start: type, instance: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
     """The host `__init__` of the first host base of `start` (`super().__init__()` reaching
     nn.Module, an exception class or object)."""
-    from engine.nn import Module
+    from engine.nn import Module  # lazy: startup time (loaded only when used)
 
     for klass in start.__mro__:
         if MEMBERS_KEY in klass.__dict__:

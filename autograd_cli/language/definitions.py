@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from autograd_cli.language import classes
 from autograd_cli.language.generators import is_generator_function
 from autograd_cli.language.objects import Signature, UserFunction
+from autograd_cli.language.scopes import Scope
+from engine import grad_mode
 
 if TYPE_CHECKING:
     from autograd_cli.language.evaluator import Interpreter
@@ -31,8 +33,6 @@ def function_def(interpreter: Interpreter, node: ast.FunctionDef) -> None:
 
 
 def apply_decorator(interpreter: Interpreter, decorator: Any, function: Any) -> Any:
-    from engine import grad_mode
-
     if isinstance(decorator, type) and issubclass(decorator, grad_mode.GradMode):
         decorator = decorator()  # `@torch.no_grad` without parentheses, as PyTorch allows
     if isinstance(decorator, grad_mode.GradMode):
@@ -68,8 +68,6 @@ def make_function(interpreter: Interpreter, node: ast.FunctionDef | ast.Lambda,
 
 
 def class_def(interpreter: Interpreter, node: ast.ClassDef) -> None:
-    from autograd_cli.language.scopes import Scope
-
     bases = [interpreter.eval(base) for base in node.bases]
     interpreter.node = node
     if node.keywords:

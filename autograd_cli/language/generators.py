@@ -16,8 +16,11 @@ import ast
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from autograd_cli.language import exceptions
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import LimitExceeded
+from autograd_cli.language.scopes import BREAK, CONTINUE
+from engine.addresses import address_of
 
 if TYPE_CHECKING:
     from autograd_cli.language.evaluator import Interpreter
@@ -111,8 +114,6 @@ class ProgramGenerator:
         self.steps.close()
 
     def __repr__(self) -> str:
-        from engine.addresses import address_of
-
         return f"<generator object {self.name} at {address_of(self)}>"
 
 
@@ -169,8 +170,6 @@ def _value(interpreter: Interpreter, node: ast.expr) -> Steps:
 
 
 def _for(interpreter: Interpreter, node: ast.For, yielding: frozenset[int]) -> Steps:
-    from autograd_cli.language.scopes import BREAK, CONTINUE
-
     iterable = interpreter.eval(node.iter)
     interpreter.node = node.iter
     for item in interpreter.bounded(iterable):
@@ -185,8 +184,6 @@ def _for(interpreter: Interpreter, node: ast.For, yielding: frozenset[int]) -> S
 
 
 def _while(interpreter: Interpreter, node: ast.While, yielding: frozenset[int]) -> Steps:
-    from autograd_cli.language.scopes import BREAK, CONTINUE
-
     limit = interpreter.limits.max_loop_iterations
     count = 0
     while interpreter.eval(node.test):
@@ -233,8 +230,6 @@ def _with(interpreter: Interpreter, node: ast.With, yielding: frozenset[int]) ->
 def _try(interpreter: Interpreter, node: ast.Try, yielding: frozenset[int]) -> Steps:
     """`try` as exceptions.execute_try runs it, with yields in any of its blocks; closing the
     generator inside `try` runs `finally`, as in Python."""
-    from autograd_cli.language import exceptions
-
     signal: Any = None
     try:
         try:

@@ -24,6 +24,7 @@ from autograd_cli.language.limits import Limits, limit_error
 from autograd_cli.language.output import OutputSink, WarningRecord
 from autograd_cli.language.positions import node_position
 from autograd_cli.language.torch_modules import torch_namespaces
+from engine import recording
 
 __all__ = ["Interpreter", "Observer", "OutputSink", "RunResult", "WarningRecord",
            "run_observed", "run_program", "torch_namespaces"]
@@ -95,8 +96,6 @@ def run_observed(text: str, limits: Limits | None = None, *, observers: Sequence
     """`run_program` with observers installed for its time: each sees the program's events
     (`Observer`) and the engine's (engine/recording.py), in the order given. The engine calls
     both of its events on the observer it has, so an observer handles both or neither."""
-    from engine import recording
-
     observer: Any = None
     if len(observers) == 1:
         observer = observers[0]

@@ -82,8 +82,6 @@ class UserFunction:
         return self.caller.call_from_host(self, args, kwargs)
 
     def __repr__(self) -> str:
-        from engine.addresses import address_of
-
         return f"<function {self.name} at {address_of(self)}>"
 
 

@@ -9,13 +9,12 @@ from types import ModuleType
 
 from autograd_cli.language.limits import Limits
 from autograd_cli.language.objects import Namespace
+from engine import api
 
 
 @lru_cache(maxsize=1)
 def torch_namespaces() -> dict[str, Namespace]:
     """`torch` and its importable submodules, from engine/api.py (built once, read-only)."""
-    from engine import api
-
     # the submodules are built when a program first reads them (engine/api.py, members)
     functional = Namespace("torch.nn.functional", api.members("FUNCTIONAL"))
     utils = Namespace("torch.nn.utils", api.members("NN_UTILS"))

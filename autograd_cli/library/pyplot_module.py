@@ -20,6 +20,9 @@ from autograd_cli.language.memory import size_argument
 from autograd_cli.language.objects import Namespace
 from autograd_cli.library import drawings
 from engine import budget, memory
+from engine.ndarray import NumpyArray, NumpyFloat, NumpyInt, wrap
+from engine.numpy_bridge import to_numpy
+from engine.tensor import Tensor
 
 # Keyword arguments drawing calls may take; anything else is refused (`usetex=True` would run
 # LaTeX, `url=`/`gid=` would put a program's text in the SVG's attributes).
@@ -100,10 +103,6 @@ class Recorder:
 
     def plain(self, value: Any) -> Any:
         """An argument as plain data: numbers, strings, lists of them, numpy copies."""
-        from engine.ndarray import NumpyArray, NumpyFloat, NumpyInt
-        from engine.numpy_bridge import to_numpy
-        from engine.tensor import Tensor
-
         if value is None or isinstance(value, (bool, str)):
             return value
         if isinstance(value, (NumpyFloat, NumpyInt)):
@@ -242,7 +241,6 @@ def record_on(recorder: Recorder, spec: AxesSpec, name: str, args: tuple[Any, ..
             plain_kwargs["bins"] = bins
         counts, edges = np.histogram(np.asarray(plain_args[0], dtype=float), bins=bins,
                                      range=plain_kwargs.get("range"))
-        from engine.ndarray import wrap
 
         return wrap(counts.astype(float)), wrap(edges), Artist()
     if name == "plot":

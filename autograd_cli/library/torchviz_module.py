@@ -17,6 +17,8 @@ from typing import Any
 from autograd_cli.language.objects import Namespace
 from autograd_cli.library import drawings
 from engine import budget
+from engine.tensor import Tensor
+from renderers.model import Edge, Graph, Node
 
 MAX_NODES = 10_000
 _SAVED_SLOTS = ("_saved_self", "_saved_other", "_saved_result")
@@ -28,9 +30,6 @@ def _shape(tensor: Any) -> str:
 
 def backward_model(roots: list[Any], names: dict[int, str], show_saved: bool) -> Any:
     """The graph torchviz draws for `roots`, as agraph's model."""
-    from engine.tensor import Tensor
-    from renderers.model import Edge, Graph, Node
-
     graph = Graph(view="backward", legend=False)
     ids: dict[int, str] = {}
 
@@ -95,7 +94,7 @@ class Digraph:
 
     @property
     def source(self) -> str:
-        from renderers.dot import render_dot
+        from renderers.dot import render_dot  # lazy: startup time (loaded only when used)
 
         return render_dot(self.graph)
 
@@ -103,6 +102,7 @@ class Digraph:
         graph = self.graph
 
         def render(fmt: str) -> bytes:
+            # lazy: startup time (loaded only when used)
             from autograd_cli.graph.rendering import render_model
 
             return render_model(graph, fmt)
@@ -129,6 +129,7 @@ class Digraph:
         return name
 
     def pipe(self, format: Any = None, encoding: Any = None) -> Any:  # noqa: A002
+        # lazy: startup time (loaded only when used)
         from autograd_cli.graph.rendering import render_model
 
         data = render_model(self.graph, format or self.format)

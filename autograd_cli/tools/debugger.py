@@ -22,10 +22,14 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from autograd_cli.graph import rendering
 from autograd_cli.graph.paths import OutputPath
+from autograd_cli.graph.report import table_rows
 from autograd_cli.language.bounds import Bound
+from autograd_cli.language.checker import check_program
 from autograd_cli.language.errors import ScriptError, visible
 from autograd_cli.language.limits import LimitExceeded, Limits, limit_error
+from autograd_cli.language.objects import display_repr
 from renderers.formats import FORMATS_BY_SUFFIX
 
 QUIT = "DebuggerQuit"  # the type name of the ScriptError that stops the program on `quit`
@@ -203,7 +207,7 @@ class Debugger:
         self._write(evaluate(self.interpreter, argument, self.limits))
 
     def _table(self, argument: str) -> None:
-        from autograd_cli.graph.report import table_rows
+        # lazy: startup time (loaded only when used)
         from renderers import terminal
         from renderers.table import render_table
 
@@ -234,8 +238,6 @@ class Debugger:
         return variables
 
     def _graph(self, argument: str) -> None:
-        from autograd_cli.graph import rendering
-
         self.recorder.set_variables(self.scope_variables())
         bound = Bound.from_now(self.limits, "drawing the graph")
         if not argument:
@@ -317,9 +319,6 @@ def evaluate(interpreter: Any, source: str, limits: Limits) -> str:
     The expression is checked like a program (the same refusals), then evaluated by the
     program's own interpreter in its current scope.
     """
-    from autograd_cli.language.checker import check_program
-    from autograd_cli.language.objects import display_repr
-
     if interpreter is None:
         return "the program has not started"
     try:

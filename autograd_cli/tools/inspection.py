@@ -35,22 +35,27 @@ class Inspection:
         self.findings: list[Finding] = []
         if not (trace or detect_anomaly or watch is not None or lint):
             return
+        # lazy: startup time (loaded only when used)
         from autograd_cli.graph.provenance import Provenance
 
         provenance = self.provenance = Provenance(origins=trace or detect_anomaly)
         if trace:
+            # lazy: startup time (loaded only when used)
             from autograd_cli.tools.trace import Tracer
 
             self.tracer = Tracer(provenance, stream, max_trace_bytes)
         if detect_anomaly:
+            # lazy: startup time (loaded only when used)
             from autograd_cli.tools.anomaly import AnomalyDetector
 
             self.detector = AnomalyDetector(provenance)
         if watch is not None:
+            # lazy: startup time (loaded only when used)
             from autograd_cli.tools.watch import Watcher
 
             self.watcher = Watcher(watch)
         if lint:
+            # lazy: startup time (loaded only when used)
             from autograd_cli.tools.lint import GradientLinter
 
             self.linter = GradientLinter(provenance)
@@ -72,10 +77,12 @@ class Inspection:
             self.tracer.flush()
         anomaly = self.anomaly
         if anomaly is not None and result.error is not None:
+            # lazy: startup time (loaded only when used)
             from autograd_cli.tools.anomaly import located_error
 
             result.error = located_error(anomaly, result.error)
         if self.linter is not None and lint:
+            # lazy: startup time (loaded only when used)
             from autograd_cli.tools.lint import ERROR_KINDS
 
             self.findings = self.linter.findings(result, text)
@@ -88,6 +95,7 @@ class Inspection:
         and none that says again what a warning in `warnings_shown` said."""
         anomaly = self.anomaly
         if anomaly is not None:
+            # lazy: startup time (loaded only when used)
             from autograd_cli.tools.anomaly import backward_note
 
             stream.write(backward_note(anomaly, filename, text))

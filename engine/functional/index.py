@@ -142,8 +142,6 @@ def _check_scatter(a: Tensor, d: int, index: np.ndarray, src: Tensor | None, nam
 @public(method=True, inplace=True)
 def scatter(a: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
             reduce: Any = None) -> Tensor:
-    from engine.ops import selection
-
     if reduce is not None:
         raise NotImplementedError("scatter with reduce= is not supported by agraph")
     d = normalize_dim(dim, a.ndim)

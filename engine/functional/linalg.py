@@ -4,6 +4,7 @@ diagonal, trace, tril/triu, cross, kron, einsum, and the torch.linalg namespace.
 from __future__ import annotations
 
 import builtins
+import warnings
 from typing import Any
 
 import numpy as np
@@ -152,8 +153,6 @@ def cross(a: Tensor, other: Tensor, dim: Any = None) -> Tensor:
     if a.shape_tuple != other.shape_tuple and a.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     if dim is None:
-        import warnings
-
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
                       "Please either pass the dim explicitly or simply use torch.linalg.cross."
                       "\nThe default value of dim will change to agree with that of "

@@ -4,6 +4,7 @@ narrow, movedim/swapaxes, hstack/vstack/column_stack, broadcast_to, meshgrid."""
 from __future__ import annotations
 
 import builtins
+import warnings
 from typing import Any
 
 from engine import budget
@@ -160,8 +161,6 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
         tensors = tuple(tensors[0])
     if indexing is None:
-        import warnings
-
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
                       "indexing argument.", UserWarning, stacklevel=3)
         indexing = "ij"

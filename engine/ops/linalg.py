@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import budget
+from engine import budget, dtypes
 from engine.autograd import Function, other_operands
 from engine.ops import dot_order
 
 
 def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
     if a.dtype != b.dtype:
-        from engine import dtypes
-
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{_c_name(dtypes.of_array(a).name)} != "
                            f"{_c_name(dtypes.of_array(b).name)}")

@@ -94,8 +94,6 @@ def _weighted_reduce(op: Function, loss: np.ndarray, weight: np.ndarray | None,
 
 
 def _constant(array: np.ndarray) -> Any:
-    from engine.tensor import Tensor
-
     return Tensor._wrap(array)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops import shape as shape_ops
 from engine.tensor import Tensor
 
 
@@ -134,8 +135,6 @@ class Einsum(Function):
         return np.asarray(np.einsum(spec, *arrays, optimize=len(arrays) > 2))
 
     def backward(self, grad, inputs, output):
-        from engine.ops import shape as shape_ops
-
         grads = []
         for k, term in enumerate(self.inputs):
             if not self.needs[k]:

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import creation
 from engine.autograd import Function
 from engine.ops.pointwise import Rsqrt
 from engine.ops.reduce import MeanDim, SumDim, reduced_dims
@@ -81,8 +82,6 @@ class Embedding(Function):
         return weight[indices]
 
     def backward(self, grad, inputs, output):
-        from engine import creation
-
         flat = self.indices.reshape(-1).astype(np.int64)
         rows = reshape(grad, (-1, grad.shape_tuple[-1]))
         if self.padding_idx is not None:

@@ -10,8 +10,10 @@ import numpy as np
 
 from engine import budget
 from engine.autograd import Function
+from engine.operands import first_broadcast_error
 from engine.ops import numerics
 from engine.ops.arith import scale
+from engine.tensor import Tensor
 
 
 def float_input(a: np.ndarray) -> np.ndarray:
@@ -193,8 +195,6 @@ class Sgn(Sign):
 
 
 def _zeros_like(tensor):
-    from engine.tensor import Tensor
-
     return Tensor._wrap(np.zeros(tensor.array.shape, dtype=tensor.array.dtype))
 
 
@@ -293,8 +293,6 @@ class Where(Function):
 
 def where(condition, a, b):
     """torch.where on a boolean numpy array or tensor condition."""
-    from engine.tensor import Tensor
-
     mask = condition.array if isinstance(condition, Tensor) else np.asarray(condition)
     shape = mask.shape
     for value in (a, b):
@@ -305,9 +303,6 @@ def where(condition, a, b):
 
 
 def _check_where(shape: tuple[int, ...], a: Any, b: Any) -> None:
-    from engine.operands import first_broadcast_error
-    from engine.tensor import Tensor
-
     arrays = [value.array for value in (a, b) if isinstance(value, Tensor)]
     shapes = [shape] + [x.shape for x in arrays]
     if budget.check_broadcast(shapes, max(x.itemsize for x in arrays)) is None:
@@ -398,6 +393,7 @@ class Tan(_Unary, Function):
     saves_output = True
 
     def backward(self, grad, inputs, output):
+        # lazy: engine.ops.activation imports this module
         from engine.ops.activation import AddScalar
 
         return (grad * AddScalar.apply(output ** 2, scalar=1),)
@@ -409,6 +405,7 @@ class Atan(_Unary, Function):
     function = staticmethod(np.arctan)
 
     def backward(self, grad, inputs, output):
+        # lazy: engine.ops.activation imports this module
         from engine.ops.activation import AddScalar
 
         x = inputs[0]
@@ -421,6 +418,7 @@ class Asin(_Unary, Function):
     function = staticmethod(np.arcsin)
 
     def backward(self, grad, inputs, output):
+        # lazy: engine.ops.activation imports this module
         from engine.ops.activation import AddScalar
 
         x = inputs[0]
@@ -433,6 +431,7 @@ class Acos(_Unary, Function):
     function = staticmethod(np.arccos)
 
     def backward(self, grad, inputs, output):
+        # lazy: engine.ops.activation imports this module
         from engine.ops.activation import AddScalar
 
         x = inputs[0]
@@ -462,7 +461,7 @@ class Erf(Function):
     saves = (0,)
 
     def forward(self, a):
-        from engine.ops.activation import erf
+        from engine.ops.activation import erf  # lazy: engine.ops.activation imports this module
 
         return erf(float_input(a))
 

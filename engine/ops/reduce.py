@@ -11,6 +11,8 @@ from engine.ops import numerics
 from engine.ops import shape as shape_ops
 from engine.ops.arith import DivScalar
 from engine.ops.numerics import torch_sum
+from engine.ops.pointwise import Sgn, where
+from engine.ops.selection import MaskedFill, MaskedFillTensor, Scatter
 from engine.tensor import Tensor, normalize_dim
 
 
@@ -142,8 +144,6 @@ class MaxAll(Function):
 
     def backward(self, grad, inputs, output):
         # PyTorch: zeros.masked_fill_(mask, grad / mask.sum()), the ties sharing evenly
-        from engine.ops.selection import MaskedFillTensor
-
         (a,) = inputs
         mask = (a.array == output.array) | (np.isnan(a.array) & np.isnan(output.array))
         share = grad / Tensor._wrap(np.asarray(mask.sum(), dtype=np.int64))
@@ -180,8 +180,6 @@ class MaxDim(Function):
         if not self.input_shape:
             return (grad,)
         # PyTorch: zeros.scatter_(dim, indices, grad), each value back where it was read
-        from engine.ops.selection import Scatter
-
         zeros = Tensor._wrap(np.zeros(self.input_shape, dtype=grad.array.dtype))
         return (Scatter.apply(zeros, grad, dim=self.dim, index=self.indices),)
 
@@ -204,9 +202,6 @@ class Maximum(Function):
 
     def backward(self, grad, inputs, output):
         # PyTorch: where(a == b, grad / 2, grad).masked_fill_(a loses to b, 0), and so for b
-        from engine.ops.pointwise import where
-        from engine.ops.selection import MaskedFill
-
         a, b = inputs
         shape = grad.array.shape
         grads = []
@@ -341,8 +336,6 @@ class LinalgVectorNorm(Function):
         return ((absolute ** ord).sum(axis=dims, keepdims=keepdim) ** (1 / ord)).astype(a.dtype)
 
     def backward(self, grad, inputs, output):
-        from engine.ops.pointwise import Sgn, where
-
         (a,) = inputs
         grad = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
         norm = restore_reduced(output, self.input_shape, self.dims, self.keepdim)
@@ -359,8 +352,6 @@ class LinalgVectorNorm(Function):
         zero = norm.array == 0
         # PyTorch's formulas: self * (grad / norm), self |self|^(p-2) (grad / norm^(p-1))
         if p == 2:  # PyTorch: grad * (self / norm).masked_fill_(norm == 0, 0)
-            from engine.ops.selection import MaskedFill
-
             mask = np.broadcast_to(zero, self.input_shape)
             return (grad * MaskedFill.apply(a / norm, 0, mask=mask),)
         return (a * a.abs() ** (p - 2) * where(zero, 0.0, grad / norm ** (p - 1)),)

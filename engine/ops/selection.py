@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops.arith import scale
 from engine.ops.introselect import topk_order
+from engine.ops.pointwise import where
 from engine.tensor import Tensor
 
 
@@ -61,8 +63,6 @@ class MaskedFill(Function):
         return np.where(mask, fill.astype(a.dtype), a)
 
     def backward(self, grad, inputs, output):
-        from engine.ops.pointwise import where
-
         keep = where(self.mask, 0.0, grad) if self.needs[0] else None
         filled = None
         if len(self.needs) > 1 and self.needs[1]:
@@ -287,8 +287,6 @@ class IndexAdd(Function):
         return out
 
     def backward(self, grad, inputs, output):
-        from engine.ops.arith import scale
-
         grad_source = None
         if self.needs[1]:
             grad_source = IndexSelect.apply(grad, dim=self.dim, index=self.index)

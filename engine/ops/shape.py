@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, grad_mode
+from engine import budget, dtypes, grad_mode
 from engine.autograd import Function, arrays_suffice
 from engine.ops.numerics import torch_sum
 from engine.registry import public
@@ -304,8 +304,6 @@ def expand_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
 
 @public(torch=False, method=True)
 def expand(tensor: Tensor, *sizes: Any) -> Tensor:
-    from engine import budget
-
     shape = shape_arg(sizes)
     current = tensor.shape_tuple
     if len(shape) < len(current):
@@ -359,8 +357,6 @@ class Repeat(Function):
 
 @public(torch=False, method=True)
 def repeat(tensor: Tensor, *sizes: Any) -> Tensor:
-    from engine import budget
-
     repeats = shape_arg(sizes)
     shape = (1,) * max(0, len(repeats) - tensor.ndim) + tensor.shape_tuple
     budget.check_shape([r * s for r, s in zip(repeats, shape, strict=False)], tensor.array.itemsize)
@@ -379,7 +375,7 @@ class Cat(Function):
 
     def backward(self, grad, inputs, output):
         # PyTorch narrows the gradient once per input (a SliceBackward0 each, with create_graph)
-        from engine.ops.index import slice_along
+        from engine.ops.index import slice_along  # lazy: engine.ops.index imports this module
 
         grads, start = [], 0
         for size, needed in zip(self.sizes, self.needs, strict=True):
@@ -419,7 +415,7 @@ class Stack(Function):
 
     def backward(self, grad, inputs, output):
         # PyTorch selects the gradient once per input (a SelectBackward0 each)
-        from engine.ops.index import select_along
+        from engine.ops.index import select_along  # lazy: engine.ops.index imports this module
 
         return [select_along(grad, self.dim, i) if needed else None
                 for i, needed in enumerate(self.needs)]
@@ -445,8 +441,6 @@ def _promoted(tensors: list[Tensor], shape: tuple[int, ...] | None = None) -> li
     """The tensors in their common dtype; `shape`, the joined result's, is checked against the
     limits first: the result of joining many tensors (one of them many times) can be far
     bigger than each, and so can the dtype conversions on the way."""
-    from engine import dtypes
-
     result = tensors[0].dtype
     for item in tensors[1:]:
         result = dtypes.promote(result, item.dtype)

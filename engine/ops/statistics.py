@@ -14,6 +14,7 @@ from engine.ops import shape as shape_ops
 from engine.ops.arith import scale
 from engine.ops.pointwise import where
 from engine.ops.reduce import SumDim, restore_reduced
+from engine.ops.selection import MaskedFill, ScatterAdd, zeros
 from engine.ops.shape import Flip
 from engine.tensor import Tensor
 
@@ -66,8 +67,6 @@ class Std(Var):
 
     def backward(self, grad, inputs, output):
         # PyTorch: var's derivative of (grad / (2 std)).masked_fill_(std == 0, 0)
-        from engine.ops.selection import MaskedFill
-
         return super().backward(MaskedFill.apply(grad / (output * 2), 0, mask=output.array == 0),
                                 inputs, output)
 
@@ -229,8 +228,6 @@ class MedianDim(Function):
         return values if keepdim else np.squeeze(values, axis=dim)
 
     def backward(self, grad, inputs, output):
-        from engine.ops.selection import ScatterAdd, zeros
-
         if not self.keepdim:
             grad = grad.unsqueeze(self.dim)
         return (ScatterAdd.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
