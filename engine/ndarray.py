@@ -267,6 +267,21 @@ def check_broadcast(*operands: Any) -> None:
         budget.check_broadcast(shapes, 16)
 
 
+def _attribute(name: str, convert: Callable[[Any], Any]) -> Any:
+    """An ndarray attribute: the numpy array's, converted (`int` for a count, an ndarray of
+    agraph's for an array)."""
+    return property(lambda self: convert(getattr(self._array, name)))
+
+
+def _refused_attribute(name: str, reason: str, when_read: bool = False) -> Any:
+    """An ndarray attribute agraph refuses (Refused says why): when called, or WHEN_READ."""
+    def read(self: Any) -> Any:
+        if when_read:
+            raise Refused(name, reason).error()
+        return Refused(name, reason)
+    return property(read)
+
+
 class NumpyArray:
     """The array a program holds (shown as `ndarray`)."""
 
@@ -287,57 +302,21 @@ class NumpyArray:
     def dtype(self) -> NumpyDType:
         return NumpyDType(self._array.dtype)
 
-    @property
-    def ndim(self) -> int:
-        return int(self._array.ndim)
-
-    @property
-    def size(self) -> int:
-        return int(self._array.size)
-
-    @property
-    def nbytes(self) -> int:
-        return int(self._array.nbytes)
-
-    @property
-    def itemsize(self) -> int:
-        return int(self._array.itemsize)
-
-    @property
-    def T(self) -> NumpyArray:  # noqa: N802 - numpy's name
-        return NumpyArray(self._array.T)
-
-    @property
-    def real(self) -> NumpyArray:
-        return NumpyArray(self._array.real)
-
-    @property
-    def imag(self) -> NumpyArray:
-        return NumpyArray(self._array.imag)
-
-    @property
-    def tofile(self) -> Any:
-        return _refused("ndarray.tofile()", "files")
-
-    @property
-    def dump(self) -> Any:
-        return _refused("ndarray.dump()", "files")
-
-    @property
-    def dumps(self) -> Any:
-        return _refused("ndarray.dumps()", "interpreter")
-
-    @property
-    def tobytes(self) -> Any:
-        return _refused("ndarray.tobytes()", "memory")
-
-    @property
-    def ctypes(self) -> Any:  # reading it is using it
-        raise _refused("ndarray.ctypes", "memory").error()
-
-    @property
-    def data(self) -> Any:
-        raise _refused("ndarray.data", "memory").error()
+    ndim = _attribute("ndim", int)
+    size = _attribute("size", int)
+    nbytes = _attribute("nbytes", int)
+    itemsize = _attribute("itemsize", int)
+    T = _attribute("T", lambda array: NumpyArray(array))
+    real = _attribute("real", lambda array: NumpyArray(array))
+    imag = _attribute("imag", lambda array: NumpyArray(array))
+    # what would write a file, run a pickle or hand out raw memory: refused when called...
+    tofile = _refused_attribute("ndarray.tofile()", "files")
+    dump = _refused_attribute("ndarray.dump()", "files")
+    dumps = _refused_attribute("ndarray.dumps()", "interpreter")
+    tobytes = _refused_attribute("ndarray.tobytes()", "memory")
+    # ...or, for these two, when read (reading them is using them)
+    ctypes = _refused_attribute("ndarray.ctypes", "memory", when_read=True)
+    data = _refused_attribute("ndarray.data", "memory", when_read=True)
 
     def tolist(self) -> Any:
         return budget.tolist(self._array, "an array")
@@ -441,10 +420,6 @@ class NumpyArray:
 
 NumpyArray.__name__ = NumpyArray.__qualname__ = "ndarray"
 NumpyDType.__name__ = NumpyDType.__qualname__ = "dtype"
-
-
-def _refused(name: str, reason: str) -> Refused:
-    return Refused(name, reason)
 
 
 def _check_print(array: np.ndarray) -> None:

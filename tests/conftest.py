@@ -104,6 +104,15 @@ def differences(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     return found
 
 
+def program_error(source: str) -> tuple[str, int] | None:
+    """The type and line of the error that SOURCE, run in this process, stops with."""
+    from autograd_cli.language.interpreter import run_program
+    from autograd_cli.language.limits import Limits
+
+    error = run_program(source, Limits()).error
+    return None if error is None else (error.type_name, error.line)
+
+
 def load_json(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 

@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 
 from autograd_cli.cli import figures as cli_figures
-from autograd_cli.language.interpreter import run_program
-from autograd_cli.language.limits import Limits
-from tests.conftest import run_agraph
+from tests.conftest import program_error, run_agraph
 
 pytest.importorskip("matplotlib")
 
@@ -101,8 +99,7 @@ def test_savefig_names_stay_inside_the_directory(requested: str, written: str) -
     ("plt.subplot(2, 2, 5)", "ValueError"),
 ])
 def test_what_pyplot_refuses(source: str, kind: str) -> None:
-    result = run_program(f"import torch\nimport matplotlib.pyplot as plt\n{source}\n", Limits())
-    assert result.error is not None and (result.error.type_name, result.error.line) == (kind, 3)
+    assert program_error(f"import torch\nimport matplotlib.pyplot as plt\n{source}\n") == (kind, 3)
 
 
 def test_a_missing_figures_directory_is_an_error(tmp_path: Path) -> None:

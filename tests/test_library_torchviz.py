@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from autograd_cli.language.interpreter import run_program
-from autograd_cli.language.limits import Limits
-from tests.conftest import run_agraph
+from tests.conftest import program_error, run_agraph
 
 PROGRAM = """\
 import torch
@@ -62,5 +60,4 @@ def test_without_figures_a_note_only(tmp_path: Path) -> None:
     ("make_dot(torch.ones(1)).source.__class__", "AttributeError"),
 ])
 def test_what_make_dot_refuses(source: str, kind: str) -> None:
-    result = run_program(f"import torch\nfrom torchviz import make_dot\n{source}\n", Limits())
-    assert result.error is not None and (result.error.type_name, result.error.line) == (kind, 3)
+    assert program_error(f"import torch\nfrom torchviz import make_dot\n{source}\n") == (kind, 3)
