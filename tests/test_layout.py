@@ -96,3 +96,39 @@ def test_engine_modules_import_each_other_in_no_circle() -> None:
 def test_the_circle_check_finds_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert import_circles(graph) == [["a", "b", "c"]]
+
+
+def unexplained_lazy_imports(path: Path) -> list[int]:
+    """The lines of `path` where an import inside a function has no comment saying why: on its
+    own line, or on the line above it (or above the run of imports it belongs to)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found = set()
+    for function in ast.walk(ast.parse("\n".join(lines))):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            if any("#" in lines[index] for index in range(node.lineno - 1, node.end_lineno or 0)):
+                continue
+            above = node.lineno - 2
+            while above >= 0 and lines[above].strip().startswith(("from ", "import ")):
+                above -= 1
+            if above < 0 or not lines[above].strip().startswith("#"):
+                found.add(node.lineno)
+    return sorted(found)
+
+
+def test_every_lazy_import_says_why() -> None:
+    """An import inside a function is there for a reason (an import circle, startup time) that
+    a comment gives; one with no reason belongs at the top of its module."""
+    unexplained = {path.relative_to(ROOT).as_posix(): lines for path in sources(
+        "engine", "autograd_cli") if (lines := unexplained_lazy_imports(path))}
+    assert not unexplained, f"imports inside functions with no comment saying why: {unexplained}"
+
+
+def test_the_lazy_import_check_finds_one(tmp_path: Path) -> None:
+    module = tmp_path / "module.py"
+    module.write_text("def f():\n    import json  # lazy: startup time\n    import io\n\n"
+                      "def g():\n    # lazy: a circle\n    import os\n    import re\n")
+    assert unexplained_lazy_imports(module) == [3]
