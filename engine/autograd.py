@@ -581,8 +581,7 @@ class CopySlices(Node):
         self.saved_something = inner.saved_something
 
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
-        # lazy: engine.ops.index imports this module
-        from engine.ops.index import put_flat, take_flat
+        from engine.ops.index import put_flat, take_flat  # lazy: engine.ops.index imports us
 
         grad = grads[0] if grads[0] is not None else zeros_of(*self.base_meta)
         inner_grads = list(self.inner.apply_backward([take_flat(grad, self.positions)]))
