@@ -112,6 +112,11 @@ def test_a_trailing_slash_names_a_directory(tmp_path: Path, extra: list[str]) ->
                        "-o", str(tmp_path / "dir") + "/")
     assert a_dir.returncode == 0  # -o DIR/: the picture goes into it, named by the program
     assert (tmp_path / "dir" / "prog.dot").read_bytes().startswith(b"digraph")
+    (tmp_path / "other").mkdir()
+    no_slash = run_agraph("render", program, "--format", "dot", *extra,
+                          "-o", str(tmp_path / "other"))
+    assert no_slash.returncode == 2 and b"is a directory" in no_slash.stderr  # one program
+    assert list((tmp_path / "other").iterdir()) == []
 
 
 def test_run_svg_and_explain_svg_refuse_a_trailing_slash(tmp_path: Path) -> None:

@@ -54,11 +54,11 @@ def output_format(fmt: str | None, svg: bool, output: Path | None,
 
 
 def names_a_directory(output: Path | None) -> bool:
-    """`-o DIR/` (a trailing slash) or `-o DIR` of a directory that exists."""
+    """`-o DIR/`: a trailing slash asks for DIR/NAME.EXT. `-o DIR` of one program, without the
+    slash, is refused as any directory is (an output file may not replace a directory)."""
     if output is None:
         return False
-    text = given_text(output)
-    return text.endswith(("/", os.sep)) or os.path.isdir(text)
+    return given_text(output).endswith(("/", os.sep))
 
 
 def render_many(files: list[str], *, output: Path | None, fmt: str | None, svg: bool = False,

@@ -210,7 +210,8 @@ def _checked_target(path: str | os.PathLike[str], input_path: str | os.PathLike[
             raise OutputError(f"{target}: No such file or directory (a path that ends in / "
                               "names a directory; give a file name)")
     elif stat.S_ISDIR(status.st_mode):
-        raise OutputError(f"{target}: is a directory; give a file name")
+        raise OutputError(f"{target}: is a directory; give a file name (or DIR/, with the "
+                          "slash, to draw into it)")
     elif stat.S_ISCHR(status.st_mode) or stat.S_ISFIFO(status.st_mode):
         return target, None, status
     elif not stat.S_ISREG(status.st_mode):
