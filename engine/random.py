@@ -94,16 +94,22 @@ def _count(shape: tuple[int, ...], target: dtypes.DType) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
-def rand(*size: Any, generator: Any = None, dtype: Any = None, requires_grad: bool = False,
-         device: Any = None, **_layout: Any) -> Tensor:
-    return _filled(sampling.uniform, "check_uniform_bounds", size, generator, dtype,
-                   requires_grad, device)
+def rand(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = None,
+         requires_grad: bool = False, device: Any = None, **_layout: Any) -> Tensor:
+    """`torch.rand(2, 3)`, `torch.rand((2, 3))` or `torch.rand(size=(2, 3))`."""
+    return _filled(sampling.uniform, "check_uniform_bounds", sizes or _keyword_size(size),
+                   generator, dtype, requires_grad, device)
 
 
-def randn(*size: Any, generator: Any = None, dtype: Any = None, requires_grad: bool = False,
-          device: Any = None, **_layout: Any) -> Tensor:
-    return _filled(sampling.normal, "normal_kernel_cpu", size, generator, dtype, requires_grad,
-                   device)
+def randn(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = None,
+          requires_grad: bool = False, device: Any = None, **_layout: Any) -> Tensor:
+    """`torch.randn(2, 3)`, `torch.randn((2, 3))` or `torch.randn(size=(2, 3))`."""
+    return _filled(sampling.normal, "normal_kernel_cpu", sizes or _keyword_size(size),
+                   generator, dtype, requires_grad, device)
+
+
+def _keyword_size(size: Any) -> tuple[Any, ...]:
+    return () if size is None else (size,)
 
 
 def _filled(kernel: Callable[..., np.ndarray], kernel_name: str, size: tuple[Any, ...],

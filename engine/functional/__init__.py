@@ -16,6 +16,7 @@ from engine import random, registry  # noqa: F401  (random declares t.random_(),
 from engine.functional import (  # noqa: F401  (each module registers its functions)
     arith,
     compare,
+    convolution,
     gradients,
     index,
     linalg,

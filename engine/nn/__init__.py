@@ -11,7 +11,8 @@ from types import FunctionType, ModuleType
 from typing import Any
 
 from engine import functional as F
-from engine.nn import activation, container, functional, init, layers, loss
+from engine.functional import convolution as convolution_functions
+from engine.nn import activation, container, convolution, functional, init, layers, loss, pooling
 from engine.nn.module import Module
 from engine.ops.norm import embedding, layer_norm
 from engine.tensor import Parameter
@@ -30,11 +31,11 @@ def _classes(module: ModuleType) -> dict[str, Any]:
 
 
 NN: dict[str, Any] = {"Module": Module, "Parameter": Parameter, "init": init.init}
-for _family in (layers, activation, loss, container):
+for _family in (layers, convolution, pooling, activation, loss, container):
     NN.update(_classes(_family))
 
 FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
                               "embedding": embedding,
                               "cosine_similarity": F.cosine_similarity}
-for _family in (functional, loss):
+for _family in (functional, loss, convolution_functions):
     FUNCTIONAL.update(_defined(_family, FunctionType))

@@ -211,3 +211,42 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: Any = None) -> T
                                f"{axis} of your input.")
     budget.check_shape(shape, input.array.itemsize)
     return activation.ConstantPad.apply(input, pad=widths, value=0.0 if value is None else value)
+
+
+def feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> Tensor:  # noqa: A002
+    """Whole channels dropped: one draw per (sample, channel), the noise broadcast over the
+    rest (PyTorch's feature_dropout: input * noise)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    input = expect_tensor(input, "feature_dropout")
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        noise = np.zeros((), dtype=input.array.dtype)
+    else:
+        shape = input.shape_tuple[:2] + (1,) * (input.ndim - 2)
+        keep = random.bernoulli_mask(shape, 1 - p)
+        noise = keep.astype(input.array.dtype) / np.asarray(1 - p, dtype=input.array.dtype)
+    return _maybe_inplace(input, F.mul(input, Tensor._wrap(noise)), inplace)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    """PyTorch's dropout2d: any rank goes to feature_dropout, with its warnings for the ranks
+    other than 4."""
+    rank = expect_tensor(input, "dropout2d").ndim
+    if rank not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {rank}-D input to dropout2d, which is deprecated "
+                      "and will result in an error in a future release. To retain the behavior "
+                      "and silence this warning, please use dropout instead. Note that dropout2d "
+                      "exists to provide channel-wise dropout on inputs with 2 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D "
+                      "or 4D inputs).", UserWarning, stacklevel=2)
+    if rank == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+                      "1D dropout behavior is desired - input is interpreted as shape (N, C, L), "
+                      "where C is the channel dim. This behavior will change in a future release "
+                      "to interpret the input as one without a batch dimension, i.e. shape "
+                      "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch "
+                      "to using dropout1d instead.", UserWarning, stacklevel=2)
+    return feature_dropout(input, p, training, inplace)

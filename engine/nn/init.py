@@ -99,6 +99,16 @@ def ones_(tensor: Tensor) -> Tensor:
     return constant_(tensor, 1)
 
 
+def reset_affine(weight: Tensor, bias: Tensor | None) -> None:
+    """The default initialisation of Linear and the convolutions, in PyTorch's order of draws:
+    kaiming_uniform_(weight, a=sqrt(5)), then bias ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
+    kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = _fans(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        uniform_(bias, -bound, bound)
+
+
 class InitFunctions:
     """`nn.init`: its functions, reached by attribute (`nn.init.zeros_(w)`)."""
 

@@ -4,15 +4,14 @@ ops torch's kernels choose, so the graph shows torch's grad_fn names (a 2-D `Lin
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from engine import budget, dtypes, grad_mode
 from engine import functional as F
-from engine.nn.functional import dropout, linear
-from engine.nn.init import init, normal_
+from engine.nn.functional import dropout, dropout2d, linear
+from engine.nn.init import normal_, reset_affine
 from engine.nn.module import Module
 from engine.ops.norm import embedding, layer_norm
 from engine.tensor import Parameter, Tensor
@@ -41,11 +40,7 @@ class Linear(Module):
 
     def reset_parameters(self) -> None:
         """kaiming_uniform_(weight, a=sqrt(5)) and bias ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.in_features
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        reset_affine(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
         return linear(input, self.weight, self.bias)
@@ -53,6 +48,48 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class UninitializedParameter(Parameter):
+    """A lazy layer's parameter before its first call gives it a shape."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+
+class LazyLinear(Linear):
+    """A Linear whose in_features is the last dim of its first input: then its parameters are
+    made and initialised (the draws happen then) and it becomes an `nn.Linear`."""
+
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        Module.__init__(self)
+        self.in_features, self.out_features = 0, out_features
+        self.dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        self.weight = UninitializedParameter()
+        if bias:
+            self.bias = UninitializedParameter()
+        else:
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self) -> None:
+        if not isinstance(self.weight, UninitializedParameter) and self.in_features:
+            super().reset_parameters()
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        in_features = input.shape_tuple[-1] if input.ndim else 1
+        budget.check_shape((self.out_features, in_features), self.dtype.itemsize)
+        with grad_mode.no_grad():
+            self.in_features = in_features
+            self.weight = Parameter(Tensor._wrap(np.empty((self.out_features, in_features),
+                                                          self.dtype)))
+            if self.bias is not None:
+                self.bias = Parameter(Tensor._wrap(np.empty((self.out_features,), self.dtype)))
+            Linear.reset_parameters(self)
+        self.__class__ = Linear  # type: ignore[assignment]  # PyTorch's cls_to_become
+        return Linear.forward(self, input)
 
 
 class Embedding(Module):
@@ -166,3 +203,10 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout2d(Dropout):
+    """Whole channels zeroed (one draw per sample and channel), the rest scaled by 1/(1-p)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return dropout2d(input, self.p, self.training, self.inplace)

@@ -4,6 +4,7 @@ a Parameter or a Module to an attribute registers it, in order), so `parameters(
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -75,14 +76,18 @@ class Module:
         zero_grad train eval training requires_grad_ to cpu cuda float double
         register_forward_hook register_forward_pre_hook state_dict load_state_dict
         register_full_backward_hook add_module register_parameter
+        register_buffer buffers named_buffers register_backward_hook apply
         """.split())
     SETTABLE_ATTRS: frozenset[str] = frozenset()
 
     _parameters: dict[str, Parameter | None]
     _modules: dict[str, Module | None]
+    _buffers: dict[str, Tensor | None]
 
     def __init__(self) -> None:
         object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent", set())
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_forward_hooks", [])
         object.__setattr__(self, "_forward_pre_hooks", [])
@@ -108,10 +113,17 @@ class Module:
                                     f"({expected} or None expected)")
                 table[name] = None
                 return
+        buffers = self.__dict__.get("_buffers")
+        if buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                "(torch.Tensor or None expected)")
+            buffers[name] = value
+            return
         object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
-        for table in ("_parameters", "_modules"):
+        for table in ("_parameters", "_buffers", "_modules"):
             registered = self.__dict__.get(table)
             if registered is not None and name in registered:
                 return registered[name]
@@ -127,6 +139,30 @@ class Module:
             raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
         self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True
+                        ) -> None:
+        """A tensor the module keeps that is not a parameter: in state_dict (when persistent),
+        buffers(), moved by .to(), never given to an optimizer."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if (name in self.__dict__ or name in self._parameters or name in self._modules) \
+                and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent.discard(name)
+        else:
+            self._non_persistent.add(name)
 
     # --- calling ---------------------------------------------------------------------------
 
@@ -191,7 +227,18 @@ class Module:
             changed = hook(self, args, output)
             if changed is not None:
                 output = changed
+        node_hooks = self.__dict__.get("_node_backward_hooks")
+        if node_hooks:
+            attach_node_hooks(self, node_hooks, args, output)
         return output
+
+    def register_backward_hook(self, hook: Any) -> RemovableHandle:
+        """The deprecated hook: `hook(module, grad_input, grad_output)` on the node that made
+        the output (its gradients, not the module's inputs'), with PyTorch's FutureWarning
+        when they differ."""
+        hooks = self.__dict__.setdefault("_node_backward_hooks", [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
 
     def register_forward_hook(self, hook: Any, *, prepend: bool = False) -> RemovableHandle:
         """`hook(module, inputs, output)` after each forward; a non-None result replaces it."""
@@ -206,12 +253,23 @@ class Module:
         return RemovableHandle(hooks, hook)
 
     def state_dict(self) -> OrderedDict[str, Tensor]:
-        """Parameters by dotted name, detached (torch's keep_vars=False)."""
-        return OrderedDict((name, param.detach())
-                           for name, param in self._named_parameters(True))
+        """Parameters and persistent buffers by dotted name, detached (keep_vars=False)."""
+        return OrderedDict((name, value.detach()) for name, value in self._state_items())
+
+    def _state_items(self) -> Iterator[tuple[str, Tensor]]:
+        """Each module's parameters, then its persistent buffers, modules in pre-order."""
+        seen: set[int] = set()
+        for prefix, module in self._named_modules():
+            for key, param in module._parameters.items():
+                if param is not None and id(param) not in seen:
+                    seen.add(id(param))
+                    yield (f"{prefix}.{key}" if prefix else key), param
+            for key, buffer in module._buffers.items():
+                if buffer is not None and key not in module._non_persistent:
+                    yield (f"{prefix}.{key}" if prefix else key), buffer
 
     def load_state_dict(self, state_dict: Any, strict: bool = True) -> Any:
-        params = dict(self._named_parameters(True))
+        params = dict(self._state_items())
         missing = [name for name in params if name not in state_dict]
         unexpected = [name for name in state_dict if name not in params]
         if strict and (missing or unexpected):
@@ -283,6 +341,37 @@ class Module:
         return ModuleIterator("parameters",
                               (param for _, param in self._named_parameters(recurse)))
 
+    def _named_buffers(self, recurse: bool) -> Iterator[tuple[str, Tensor]]:
+        seen: set[int] = set()
+        owners = self._named_modules() if recurse else iter([("", self)])
+        for prefix, module in owners:
+            for key, buffer in module._buffers.items():
+                if buffer is None or id(buffer) in seen:
+                    continue
+                seen.add(id(buffer))
+                yield (f"{prefix}.{key}" if prefix else key), buffer
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True) -> ModuleIterator:
+        items = ((f"{prefix}.{name}" if prefix else name, buffer)
+                 for name, buffer in self._named_buffers(recurse))
+        return ModuleIterator("named_buffers", items)
+
+    def buffers(self, recurse: bool = True) -> ModuleIterator:
+        return ModuleIterator("buffers", (buffer for _, buffer in self._named_buffers(recurse)))
+
+    def apply(self, fn: Any) -> Module:
+        """fn(module) for every submodule, children first, then this one (PyTorch's order)."""
+        pending: list[tuple[Module, bool]] = [(self, False)]
+        while pending:
+            module, expanded = pending.pop()
+            if expanded:
+                fn(module)
+                continue
+            pending.append((module, True))
+            children = [child for _, child in module._named_children()]
+            pending.extend((child, False) for child in reversed(children))
+        return self
+
     # --- state -----------------------------------------------------------------------------
 
     def zero_grad(self, set_to_none: bool = True) -> None:
@@ -324,6 +413,10 @@ class Module:
             param.data = param.data.to(target)
             if param.grad is not None:
                 param.grad = param.grad.to(target)
+        for _, module in self._named_modules():
+            for key, buffer in module._buffers.items():
+                if buffer is not None and buffer.dtype.is_floating_point:
+                    module._buffers[key] = buffer.to(target)
         return self
 
     def cpu(self) -> Module:
@@ -364,6 +457,31 @@ class Module:
 # errors name it (a Parameter goes to _parameters, a Module to _modules).
 _REGISTERED = ((Parameter, "parameters", "parameter", "torch.nn.Parameter"),
                (Module, "module", "child module", "torch.nn.Module"))
+
+
+NON_FULL_HOOK = ("Using a non-full backward hook when the forward contains multiple autograd "
+                 "Nodes is deprecated and will be removed in future versions. This hook will be "
+                 "missing some grad_input. Please use register_full_backward_hook to get the "
+                 "documented behavior.")
+
+
+def attach_node_hooks(module: Module, hooks: list[Any], args: tuple[Any, ...],
+                      output: Any) -> None:
+    """register_backward_hook's hooks on the node that made the (first) output, as PyTorch
+    attaches them, and its warning when that node's inputs are not the module's."""
+    first = output
+    while isinstance(first, (tuple, list)) and first:
+        first = first[0]
+    node = first.grad_fn if isinstance(first, Tensor) else None
+    if node is None:
+        return
+    for hook in list(hooks):
+        node.register_hook(lambda grad_input, grad_output, hook=hook:
+                           hook(module, grad_input, grad_output))
+    inputs = {id(a.grad_fn) for a in args if isinstance(a, Tensor) and a.grad_fn is not None}
+    edges = {id(child) for child, _ in node.next_functions}
+    if inputs != edges:
+        warnings.warn(NON_FULL_HOOK, FutureWarning, stacklevel=2)
 
 
 def _indent(text: str, spaces: int) -> str:
