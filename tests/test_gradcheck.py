@@ -29,12 +29,14 @@ from engine.nn import loss as nn_loss
 from engine.ops import (
     activation,
     arith,
+    convolution,
     index,
     linalg,
     loss,
     matrix,
     norm,
     pointwise,
+    pooling,
     reduce,
     selection,
     shape,
@@ -406,6 +408,24 @@ CHECKS: list[Check] = [
         0, Tensor._wrap(np.array([[1, 0, 1]])), s), fixed((2, 3), (1, 3))),
     C(selection.IndexAdd, lambda a, s: a.index_add(
         0, Tensor._wrap(np.array([1, 1])), s, alpha=2.0), fixed((3, 2), (2, 2))),
+    C(convolution.Convolution, lambda x, w, b: F.conv2d(
+        x, w, b, stride=(2, 1), padding=1, dilation=(1, 2), groups=2),
+      fixed((1, 4, 4, 4), (4, 2, 2, 2), (4,))),
+    C(convolution.Convolution, lambda x, w: F.conv1d(x, w, padding="same"),
+      fixed((2, 2, 4), (3, 2, 3)), name="conv1d_same"),
+    C(convolution.Convolution, lambda x, w, b: F.conv_transpose2d(
+        x, w, b, stride=2, padding=1, output_padding=1, groups=2),
+      fixed((1, 2, 2, 3), (2, 2, 2, 2), (4,)), name="conv_transpose2d"),
+    C(convolution.Im2Col, lambda x: F.unfold(x, 2, padding=1, stride=2),
+      fixed((1, 2, 3, 3))),
+    C(convolution.Col2Im, lambda c: F.fold(c, (3, 3), kernel_size=2), fixed((1, 4, 4))),
+    C(pooling.MaxPool, lambda x: F.max_pool2d(x, 2, stride=1, padding=1), fixed((1, 2, 3, 3)),
+      distinct=True),
+    C(pooling.MaxPool, lambda x: F.max_pool1d(x, 3, 2, 1, ceil_mode=True), fixed((2, 6)),
+      distinct=True, name="max_pool1d"),
+    C(pooling.AvgPool, lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True,
+                                              count_include_pad=False), fixed((2, 4, 5))),
+    C(pooling.AdaptiveAvgPool, lambda x: F.adaptive_avg_pool2d(x, (2, 3)), fixed((1, 3, 5, 4))),
 ]
 
 

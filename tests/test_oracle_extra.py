@@ -29,6 +29,6 @@ def test_case_matches_pytorch(name: str, cli: Any) -> None:
 def test_cases_are_written_like_the_oracle_families() -> None:
     families = ("seed_", "tut_", "err_", "bcast_", "higher_order_", "hooks_", "detach_",
                 "nograd_", "optim_", "dtype_", "matrix_", "reduce_", "softmax_", "index_",
-                "cat_", "stack_", "maxmin_", "clamp_", "edge_")
+                "cat_", "stack_", "maxmin_", "clamp_", "edge_", "nn_")
     for name in CASES:
         assert name.startswith(families), name

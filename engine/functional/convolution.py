@@ -48,13 +48,18 @@ def _batched(input: Tensor, count: int, name: str) -> tuple[Tensor, bool]:  # no
 
 
 def _check_types(input: Tensor, weight: Tensor, bias: Tensor | None) -> None:  # noqa: A002
+    """PyTorch compares the bias's type first, then the weight's."""
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({_c_type(input)}) and bias type ({_c_type(bias)}) "
+                           "should be the same")
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {dtypes.scalar_name(input.dtype)} but found "
                            f"{dtypes.scalar_name(weight.dtype)}")
-    if bias is not None and bias.dtype is not input.dtype:
-        raise RuntimeError(f"Input type ({input.array.dtype.name.removesuffix('32')}) and bias "
-                           f"type ({bias.array.dtype.name.removesuffix('32')}) should be the "
-                           "same".replace("float64", "double"))
+
+
+def _c_type(tensor: Tensor) -> str:
+    """The C type name PyTorch's messages use: float, double, long, ..."""
+    return dtypes.scalar_name(tensor.dtype).lower()
 
 
 def _same_pads(kernel: tuple[int, ...], dilation: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
@@ -112,9 +117,7 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
                            "actual input size")
     if any(a != b for a, b in pads):  # PyTorch pads the odd one out first, then convolves
         warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require "
-                      "a zero-padded copy of the input be created (Triggered internally at "
-                      "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)",
-                      UserWarning, stacklevel=3)
+                      "a zero-padded copy of the input be created", UserWarning, stacklevel=3)
         widths: list[int] = []
         for a, b in reversed(pads):
             widths += [0, b - a]

@@ -58,6 +58,8 @@ class UninitializedParameter(Parameter):
     def __repr__(self) -> str:
         return "<UninitializedParameter>"
 
+    __str__ = __repr__
+
 
 class LazyLinear(Linear):
     """A Linear whose in_features is the last dim of its first input: then its parameters are

@@ -81,16 +81,57 @@ def _accumulator(dtype: np.dtype) -> np.dtype:
     return np.dtype(np.float64) if dtype.kind == "f" and dtype.itemsize < 8 else dtype
 
 
+FUSED_WORK = 1 << 25  # multiply-adds up to which float32 sums are made in PyTorch's order
+
+
+def uses_mkldnn(x: np.ndarray, w: np.ndarray, groups: int) -> bool:
+    """Whether PyTorch's CPU convolution of float32 goes to oneDNN (ConvParams::use_mkldnn,
+    on a multi-threaded build): else its native im2col + gemm path."""
+    kernel = w.shape[2:]
+    return (groups > 1 or (len(kernel) == 2 and min(kernel) > 3) or x.shape[0] > 1
+            or x.size > 20480)
+
+
 def convolve_array(x: np.ndarray, w: np.ndarray, stride: tuple[int, ...], pads: Pads,
                    dilation: tuple[int, ...], groups: int) -> np.ndarray:
-    """The plain convolution: x (N, C, *S), w (O, C/groups, *K) -> (N, O, *L)."""
+    """The plain convolution: x (N, C, *S), w (O, C/groups, *K) -> (N, O, *L).
+
+    float32 adds its products one at a time with a fused multiply-add, as PyTorch's kernels
+    do: over (channel, kernel offset) on the native path, over (kernel offset, channel) in
+    oneDNN; that gives PyTorch's float32 bits in the cases measured (not for oneDNN with 32
+    or more channels, whose blocking is its own). Other dtypes, and large convolutions, are
+    summed in float64 (or as integers) and rounded once."""
     kernel = w.shape[2:]
     count = len(kernel)
     view = windows(x, kernel, stride, dilation, pads)
     lengths = view.shape[2:2 + count]
     budget.check_shape((x.shape[0], w.shape[0], *lengths), x.itemsize)
-    acc = _accumulator(x.dtype)
     per_in, per_out = w.shape[1], w.shape[0] // groups
+    work = x.shape[0] * math.prod(lengths) * w.shape[0] * per_in * math.prod(kernel)
+    if x.dtype == np.float32 and work <= FUSED_WORK:
+        offsets = list(np.ndindex(*kernel))
+        mkldnn = uses_mkldnn(x, w, groups)
+        if mkldnn and groups == 1:
+            order = [(c, k) for k in offsets for c in range(per_in)]
+        else:
+            order = [(c, k) for c in range(per_in) for k in offsets]
+        # the native path's gemm (O x K by K x L): MKL fuses for at least 4 rows, 12 columns
+        fused = mkldnn or (per_out >= 4 and math.prod(lengths) >= 12)
+        wide = w.astype(np.float64) if fused else w
+        parts = []
+        for g in range(groups):
+            total = np.zeros((x.shape[0], *lengths, per_out), dtype=np.float32)
+            for c, k in order:
+                column = view[(slice(None), g * per_in + c, Ellipsis) + k][..., None]
+                weights = wide[g * per_out:(g + 1) * per_out, c][(slice(None),) + k]
+                if fused:  # a float64 product of floats is exact: one rounding, as an FMA
+                    total = (column.astype(np.float64) * weights + total).astype(np.float32)
+                else:
+                    total = total + column * weights
+            parts.append(total)
+        out = np.concatenate(parts, axis=-1) if groups > 1 else parts[0]
+        return np.moveaxis(out, -1, 1)
+    acc = _accumulator(x.dtype)
     axes_x = [1, *range(2 + count, 2 + 2 * count)]
     axes_w = [1, *range(2, 2 + count)]
     parts = [np.tensordot(view[:, g * per_in:(g + 1) * per_in].astype(acc),
