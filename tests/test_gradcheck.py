@@ -37,6 +37,7 @@ from engine.ops import (
     norm,
     pointwise,
     pooling,
+    recurrent,
     reduce,
     selection,
     shape,
@@ -426,6 +427,17 @@ CHECKS: list[Check] = [
     C(pooling.AvgPool, lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True,
                                               count_include_pad=False), fixed((2, 4, 5))),
     C(pooling.AdaptiveAvgPool, lambda x: F.adaptive_avg_pool2d(x, (2, 3)), fixed((1, 3, 5, 4))),
+    C(norm.NativeBatchNorm, lambda x, w, b: norm.batch_norm(x, None, None, w, b, training=True),
+      fixed((3, 2, 2), (2,), (2,)), name="batch_norm_training"),
+    C(norm.NativeBatchNorm, lambda x, w, b: norm.batch_norm(
+        x, Tensor._wrap(np.array([0.5, -1.0])), Tensor._wrap(np.array([2.0, 0.5])), w, b),
+      fixed((2, 2, 3), (2,), (2,)), name="batch_norm_eval"),
+    C(recurrent.TransposeInPlace, lambda a: recurrent.TransposeInPlace.apply(a, dim0=0, dim1=1),
+      one(2, 3)),
+    # the LSTM layer's backward is on arrays (like PyTorch's, not differentiable again)
+    C(recurrent.LstmLayer, lambda x, w, u, b, c, h0, c0: F.cat([F.flatten(o) for o in (
+        recurrent.LstmLayer.apply(x, w, u, b, c, h0, c0, reverse=True))]),
+      fixed((3, 2, 2), (8, 2), (8, 2), (8,), (8,), (2, 2), (2, 2)), second_order=False),
 ]
 
 

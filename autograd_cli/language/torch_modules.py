@@ -11,6 +11,10 @@ from autograd_cli.language.limits import Limits
 from autograd_cli.language.objects import Namespace
 from engine import api
 
+TORCH_FUNCTIONAL = """atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes
+    broadcast_tensors cartesian_prod cdist chain_matmul einsum lu meshgrid norm split stft istft
+    tensordot unique unique_consecutive unravel_index pca_lowrank svd_lowrank""".split()
+
 
 @lru_cache(maxsize=1)
 def torch_namespaces() -> dict[str, Namespace]:
@@ -27,9 +31,14 @@ def torch_namespaces() -> dict[str, Namespace]:
                                             "function": function, "graph": autograd_graph})
     data = Namespace("torch.utils.data", api.members("DATA"))
     torch_utils = Namespace("torch.utils", {"data": data})
+    # torch.functional: the tensor functions PyTorch defines in that module (tutorials import
+    # it, often mistaking it for torch.nn.functional), those agraph has
+    functional_module = Namespace("torch.functional", {
+        name: api.TORCH[name] for name in TORCH_FUNCTIONAL if name in api.TORCH})
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
-                                "utils": torch_utils})
+                                "utils": torch_utils, "functional": functional_module})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
+            "torch.functional": functional_module,
             "torch.nn.utils": utils,
             "torch.optim": optim, "torch.autograd": autograd,
             "torch.autograd.functional": autograd_functional,

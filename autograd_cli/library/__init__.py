@@ -14,7 +14,8 @@ import importlib
 from typing import Any
 
 TORCH_MODULES = frozenset({
-    "torch", "torch.nn", "torch.nn.functional", "torch.nn.utils", "torch.optim", "torch.autograd",
+    "torch", "torch.nn", "torch.nn.functional", "torch.functional", "torch.nn.utils",
+    "torch.optim", "torch.autograd",
     "torch.autograd.functional", "torch.autograd.function", "torch.optim.lr_scheduler",
     "torch.linalg", "torch.utils", "torch.utils.data", "torch.autograd.graph",
 })

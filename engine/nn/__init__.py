@@ -12,9 +12,20 @@ from typing import Any
 
 from engine import functional as F
 from engine.functional import convolution as convolution_functions
-from engine.nn import activation, container, convolution, functional, init, layers, loss, pooling
+from engine.nn import (
+    activation,
+    container,
+    convolution,
+    functional,
+    init,
+    layers,
+    loss,
+    normalization,
+    pooling,
+    recurrent,
+)
 from engine.nn.module import Module
-from engine.ops.norm import embedding, layer_norm
+from engine.ops.norm import batch_norm, embedding, layer_norm
 from engine.tensor import Parameter
 
 
@@ -31,11 +42,12 @@ def _classes(module: ModuleType) -> dict[str, Any]:
 
 
 NN: dict[str, Any] = {"Module": Module, "Parameter": Parameter, "init": init.init}
-for _family in (layers, convolution, pooling, activation, loss, container):
+for _family in (layers, convolution, pooling, normalization, recurrent, activation, loss,
+                container):
     NN.update(_classes(_family))
 
 FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
-                              "embedding": embedding,
+                              "embedding": embedding, "batch_norm": batch_norm,
                               "cosine_similarity": F.cosine_similarity}
 for _family in (functional, loss, convolution_functions):
     FUNCTIONAL.update(_defined(_family, FunctionType))

@@ -114,3 +114,98 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
 def _legacy_name(dtype: np.dtype) -> str:
     return {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
             "bool": "BoolTensor"}.get(dtype.name, "Tensor")
+
+
+class NativeBatchNorm(Function):
+    """x * alpha + beta per channel (dim 1), alpha = invstd * weight, beta = bias - mean * alpha,
+    one fused multiply-add per element as PyTorch's CPU kernel; mean and invstd come from the
+    batch (training) or the running statistics.
+
+    The backward recomputes the batch statistics with ops (as NativeLayerNorm does), so it is
+    differentiable again."""
+
+    grad_fn_name = "NativeBatchNormBackward0"
+    saves = (0, 1)
+
+    def forward(self, x: np.ndarray, weight: Any, bias: Any, mean: Any = None, invstd: Any = None,
+                training: bool = True, eps: float = 1e-5) -> np.ndarray:
+        self.training, self.mean, self.invstd, self.eps = training, mean, invstd, eps
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        alpha = invstd if weight is None else (invstd * weight).astype(invstd.dtype)
+        beta = (-(mean * alpha) if bias is None else bias - mean * alpha).astype(alpha.dtype)
+        wide = np.float64 if x.dtype == np.float32 else x.dtype
+        out = x.astype(wide) * alpha.reshape(shape).astype(wide) + beta.reshape(shape)
+        return out.astype(x.dtype)
+
+    def backward(self, grad, inputs, output):
+        x, weight = inputs[0], inputs[1]
+        axes = (0, *range(2, x.ndim))
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        if self.training:
+            mean = MeanDim.apply(x, dims=axes, keepdim=True)
+            centered = x - mean
+            rstd = Rsqrt.apply(MeanDim.apply(centered * centered, dims=axes, keepdim=True)
+                               + self.eps)
+        else:
+            rstd = Tensor._wrap(self.invstd.reshape(shape))
+            centered = x - Tensor._wrap(self.mean.reshape(shape))
+        xhat = centered * rstd
+        grad_x = grad_w = grad_b = None
+        if self.needs[0]:
+            scaled = grad * reshape(weight, shape) if weight is not None else grad
+            if self.training:
+                grad_x = rstd * (scaled - MeanDim.apply(scaled, dims=axes, keepdim=True)
+                                 - xhat * MeanDim.apply(scaled * xhat, dims=axes, keepdim=True))
+            else:
+                grad_x = scaled * rstd
+        if self.needs[1]:
+            grad_w = SumDim.apply(grad * xhat, dims=axes)
+        if self.needs[2]:
+            grad_b = SumDim.apply(grad, dims=axes)
+        return grad_x, grad_w, grad_b
+
+
+def batch_statistics(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per channel: the mean (summed in float64, then rounded) and the sum of squared
+    deviations (each square in the input's dtype, summed in float64, then rounded), as
+    PyTorch's CPU batch norm collects them."""
+    channels = np.moveaxis(x, 1, 0).reshape(x.shape[1], -1)
+    count = channels.shape[1]
+    mean = (channels.sum(axis=1, dtype=np.float64) / max(count, 1)).astype(x.dtype)
+    deviation = channels - mean[:, None]
+    var_sum = (deviation * deviation).sum(axis=1, dtype=np.float64).astype(x.dtype)
+    return mean, var_sum
+
+
+def batch_norm(x: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """F.batch_norm: batch statistics when training (the running ones updated in place, the
+    variance unbiased), else the running statistics."""
+    if x.ndim < 2:
+        raise ValueError(f"expected 2D or 3D input (got {x.ndim}D input)")
+    channels = x.shape_tuple[1]
+    count = x.array.size // channels if channels else 0
+    if training and count <= 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size "
+                         f"torch.Size({list(x.shape_tuple)})")
+    array = x.array
+    if training:
+        mean, var_sum = batch_statistics(array)
+        invstd = (1 / np.sqrt(var_sum.astype(np.float64) / count + eps)).astype(array.dtype)
+        if running_mean is not None:
+            running_mean.array[...] = (momentum * mean.astype(np.float64) + (1 - momentum)
+                                       * running_mean.array)
+            running_mean.bump_version()
+        if running_var is not None:
+            unbiased = var_sum.astype(np.float64) / (count - 1)
+            running_var.array[...] = momentum * unbiased + (1 - momentum) * running_var.array
+            running_var.bump_version()
+    else:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean and running_var must be defined in evaluation "
+                               "mode")
+        mean = running_mean.array.astype(array.dtype)
+        invstd = (1 / np.sqrt(running_var.array + array.dtype.type(eps))).astype(array.dtype)
+    return NativeBatchNorm.apply(x, weight, bias, mean=mean, invstd=invstd, training=training,
+                                 eps=eps)

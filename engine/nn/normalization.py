@@ -1,0 +1,93 @@
+"""BatchNorm1d and BatchNorm2d: weight ones, bias zeros, the running statistics as buffers
+(running_mean, running_var, num_batches_tracked), updated in training mode as PyTorch does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine import budget, dtypes, grad_mode
+from engine.nn.module import Module
+from engine.ops.norm import batch_norm
+from engine.tensor import Parameter, Tensor
+
+
+class _BatchNorm(Module):
+    ranks: tuple[int, ...] = (2, 3)
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {
+        "weight", "bias", "running_mean", "running_var", "num_batches_tracked", "num_features",
+        "eps", "momentum", "affine", "track_running_stats", "reset_parameters",
+        "reset_running_stats"}
+    SETTABLE_ATTRS = frozenset({"weight", "bias", "momentum", "eps"})
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True, track_running_stats: bool = True, device: Any = None,
+                 dtype: Any = None, bias: bool = True) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        budget.check_shape((num_features,), np_dtype.itemsize)
+        if affine:
+            self.weight = Parameter(Tensor._wrap(np.ones(num_features, np_dtype)))
+            if bias:
+                self.bias = Parameter(Tensor._wrap(np.zeros(num_features, np_dtype)))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", Tensor._wrap(np.zeros(num_features, np_dtype)))
+            self.register_buffer("running_var", Tensor._wrap(np.ones(num_features, np_dtype)))
+            self.register_buffer("num_batches_tracked", Tensor._wrap(np.array(0, np.int64)))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+
+    def reset_running_stats(self) -> None:
+        if self.track_running_stats:
+            self.running_mean.array[...] = 0
+            self.running_var.array[...] = 1
+            self.num_batches_tracked.array[...] = 0
+
+    def reset_parameters(self) -> None:
+        self.reset_running_stats()
+        if self.affine:
+            with grad_mode.no_grad():
+                self.weight.fill_(1)
+                if self.bias is not None:
+                    self.bias.zero_()
+
+    def _check_input(self, input: Tensor) -> None:  # noqa: A002
+        if input.ndim not in self.ranks:
+            wanted = " or ".join(f"{r}D" for r in self.ranks)
+            raise ValueError(f"expected {wanted} input (got {input.ndim}D input)")
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
+        self._check_input(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked.array[...] += 1
+            self.num_batches_tracked.bump_version()
+            if self.momentum is None:  # a cumulative moving average
+                factor = 1.0 / float(self.num_batches_tracked.array)
+        use_batch = self.training or not self.track_running_stats
+        tracked = not self.training or self.track_running_stats
+        return batch_norm(input, self.running_mean if tracked else None,
+                          self.running_var if tracked else None, self.weight, self.bias,
+                          use_batch, factor, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, bias={self.bias is not None}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    ranks = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    ranks = (4,)
