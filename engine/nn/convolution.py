@@ -11,6 +11,7 @@ import numpy as np
 from engine import budget, dtypes
 from engine import functional as F
 from engine.functional.convolution import ntuple
+from engine.nn.functional import pad
 from engine.nn.init import reset_affine
 from engine.nn.module import Module
 from engine.tensor import Parameter, Tensor
@@ -78,8 +79,6 @@ class _ConvNd(Module):
         first (F.pad), as PyTorch does."""
         if self.padding_mode == "zeros":
             return input, self.padding
-        from engine.nn.functional import pad
-
         sizes = self.padding if not isinstance(self.padding, str) else (0,) * self.count
         widths = [w for p in reversed(sizes) for w in (p, p)]
         return pad(input, widths, mode=self.padding_mode), 0
