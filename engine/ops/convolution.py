@@ -38,8 +38,12 @@ def windows(x: np.ndarray, kernel: tuple[int, ...], stride: tuple[int, ...],
     """(N, C, *S) -> a view (N, C, *L, *K): the (dilated) input patch of each output position,
     the input padded with `fill`."""
     count = len(kernel)
-    padded = np.pad(x, [(0, 0), (0, 0), *pads], constant_values=fill) if any(
-        p != (0, 0) for p in pads) else x
+    if any(p != (0, 0) for p in pads):
+        budget.check_shape(x.shape[:2] + tuple(n + a + b for n, (a, b) in zip(
+            x.shape[2:], pads, strict=True)), x.itemsize)
+        padded = np.pad(x, [(0, 0), (0, 0), *pads], constant_values=fill)
+    else:
+        padded = x
     span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation, strict=True))
     view = sliding_window_view(padded, span, axis=tuple(range(2, 2 + count)))
     index = ((slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)
@@ -69,10 +73,22 @@ def fold_array(cols: np.ndarray, size: tuple[int, ...], kernel: tuple[int, ...],
     padded_size = tuple(n + p[0] + p[1] for n, p in zip(size, pads, strict=True))
     budget.check_shape((cols.shape[0], channels, *padded_size), cols.itemsize)
     out = np.zeros((cols.shape[0], channels, *padded_size), dtype=cols.dtype)
-    for offset in np.ndindex(*kernel):
-        where = tuple(slice(o * d, o * d + s * (n - 1) + 1, s)
-                      for o, d, s, n in zip(offset, dilation, stride, lengths, strict=True))
-        out[ALL2 + where] += blocks[ALL2 + offset]
+    if math.prod(kernel) > LOOP_STEPS:  # one scatter-add instead of a loop per offset
+        grids = np.meshgrid(*(np.arange(k) * d for k, d in zip(kernel, dilation, strict=True)),
+                            *(np.arange(n) * s for n, s in zip(lengths, stride, strict=True)),
+                            indexing="ij")
+        position = np.zeros(grids[0].shape, dtype=np.int64)
+        for axis, extent in enumerate(padded_size):
+            position = position * extent + grids[axis] + grids[len(kernel) + axis]
+        flat = out.reshape(cols.shape[0] * channels, -1)
+        rows = np.arange(flat.shape[0])[:, None]
+        np.add.at(flat, (rows, position.reshape(1, -1)),
+                  blocks.reshape(cols.shape[0] * channels, -1))
+    else:
+        for offset in np.ndindex(*kernel):
+            where = tuple(slice(o * d, o * d + s * (n - 1) + 1, s)
+                          for o, d, s, n in zip(offset, dilation, stride, lengths, strict=True))
+            out[ALL2 + where] += blocks[ALL2 + offset]
     crop = tuple(slice(p[0], p[0] + n) for n, p in zip(size, pads, strict=True))
     return out[ALL2 + crop]
 
@@ -82,6 +98,7 @@ def _accumulator(dtype: np.dtype) -> np.dtype:
 
 
 FUSED_WORK = 1 << 25  # multiply-adds up to which float32 sums are made in PyTorch's order
+LOOP_STEPS = 1024  # the most steps (kernel offsets, channels) a loop here takes one by one
 
 
 def uses_mkldnn(x: np.ndarray, w: np.ndarray, groups: int) -> bool:
@@ -108,7 +125,7 @@ def convolve_array(x: np.ndarray, w: np.ndarray, stride: tuple[int, ...], pads: 
     budget.check_shape((x.shape[0], w.shape[0], *lengths), x.itemsize)
     per_in, per_out = w.shape[1], w.shape[0] // groups
     work = x.shape[0] * math.prod(lengths) * w.shape[0] * per_in * math.prod(kernel)
-    if x.dtype == np.float32 and work <= FUSED_WORK:
+    if x.dtype == np.float32 and work <= FUSED_WORK and per_in * math.prod(kernel) <= LOOP_STEPS:
         offsets = list(np.ndindex(*kernel))
         mkldnn = uses_mkldnn(x, w, groups)
         if mkldnn and groups == 1:
@@ -132,6 +149,7 @@ def convolve_array(x: np.ndarray, w: np.ndarray, stride: tuple[int, ...], pads: 
         out = np.concatenate(parts, axis=-1) if groups > 1 else parts[0]
         return np.moveaxis(out, -1, 1)
     acc = _accumulator(x.dtype)
+    budget.check_shape((x.shape[0], per_in, *lengths, *kernel), np.dtype(acc).itemsize)
     axes_x = [1, *range(2 + count, 2 + 2 * count)]
     axes_w = [1, *range(2, 2 + count)]
     parts = [np.tensordot(view[:, g * per_in:(g + 1) * per_in].astype(acc),

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from engine import budget
 from engine.autograd import Function
-from engine.ops.convolution import Col2Im, Pads, windows
+from engine.ops.convolution import LOOP_STEPS, Col2Im, Pads, windows
 from engine.ops.selection import IndexAdd
 from engine.ops.shape import expand_to, reshape
 from engine.tensor import Tensor
@@ -58,6 +59,7 @@ class MaxPool(Function):
         fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
         view = windows(_planes(x, count), kernel, stride, dilation, pads, fill)
         view = view[(slice(None), 0) + tuple(slice(0, n) for n in lengths)]
+        budget.check_shape(view.shape, x.itemsize)
         flat_windows = view.reshape(*view.shape[:1 + count], -1)
         best = np.argmax(flat_windows, axis=-1)  # argmax takes the first NaN, as PyTorch does
         out = np.take_along_axis(flat_windows, best[..., None], axis=-1)[..., 0]
@@ -115,9 +117,13 @@ class AvgPool(Function):
         self.params = (kernel, stride, size, divisor, x.shape)
         view = windows(_planes(x, count), kernel, stride, ones, self.pads)
         view = view[(slice(None), 0) + tuple(slice(0, n) for n in lengths)]
-        total = np.zeros(view.shape[:1 + count], dtype=x.dtype)
-        for offset in np.ndindex(*kernel):
-            total = total + view[(Ellipsis,) + offset]
+        if math.prod(kernel) > LOOP_STEPS:  # summed at once, in float64
+            axes = tuple(range(1 + count, 1 + 2 * count))
+            total = view.sum(axis=axes, dtype=np.float64).astype(x.dtype)
+        else:  # in PyTorch's order: the window's values one by one, in row-major order
+            total = np.zeros(view.shape[:1 + count], dtype=x.dtype)
+            for offset in np.ndindex(*kernel):
+                total = total + view[(Ellipsis,) + offset]
         out = total / divisor.astype(x.dtype)
         return out.reshape(x.shape[:x.ndim - count] + tuple(lengths)).astype(x.dtype)
 
