@@ -94,10 +94,16 @@ def scalar_text(value: Any) -> str:
     return "…"
 
 
+# PyTorch's op names that snake_case would spell otherwise (a dimension suffix, im2col)
+OP_NAMES = {"MaxPool2DWithIndices": "max_pool2d_with_indices", "AvgPool2D": "avg_pool2d",
+            "AdaptiveAvgPool2D": "adaptive_avg_pool2d", "Im2Col": "im2col", "Col2Im": "col2im"}
+
+
 @lru_cache(maxsize=1024)
 def op_display_name(grad_fn_name: str) -> str:
     """`AddBackward0` -> `add`, `MseLossBackward0` -> `mse_loss`, `CopySlices` -> `copy_slices`."""
-    return snake_case(re.sub(r"Backwards?\d*$", "", grad_fn_name) or grad_fn_name)
+    base = re.sub(r"Backwards?\d*$", "", grad_fn_name) or grad_fn_name
+    return OP_NAMES.get(base) or snake_case(base)
 
 
 @lru_cache(maxsize=1024)
