@@ -67,6 +67,16 @@ def load(file: str, limits: Limits, json_output: bool = False) -> str | int:
         return USAGE_ERROR if error.type_name in _NOT_A_FILE else PROGRAM_ERROR
 
 
+def load_to_run(file: str, limits: Limits, seed: int | None = None,
+                json_output: bool = False) -> str | int:
+    """`load`, then a clean engine for the program (`prepare_engine`): its text, or the exit
+    code after reporting why it cannot be read."""
+    text = load(file, limits, json_output)
+    if not isinstance(text, int):
+        prepare_engine(limits, seed)
+    return text
+
+
 def outputs_refused(file: str, *paths: Path | None) -> bool:
     """Check the output paths before the program runs (a mistake in `-o` costs nothing);
     True after reporting the first one that cannot be written (exit 2)."""

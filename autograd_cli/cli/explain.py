@@ -13,9 +13,8 @@ from autograd_cli.cli.common import (
     USAGE_ERROR,
     bounded,
     display_name,
-    load,
+    load_to_run,
     outputs_refused,
-    prepare_engine,
     say,
 )
 from autograd_cli.cli.render import graph_format, render_to
@@ -31,10 +30,9 @@ def explain(file: str, output: str, input_name: str, *, limits: Limits, svg: Pat
             max_paths: int, quiet: bool = False) -> int:
     if outputs_refused(file, svg):
         return USAGE_ERROR
-    text = load(file, limits)
+    text = load_to_run(file, limits)
     if isinstance(text, int):
         return text
-    prepare_engine(limits)
     provenance = Provenance()
     observer = chain_rule.ExplainObserver(provenance, output, input_name, max_paths)
     started = time.monotonic()

@@ -9,8 +9,7 @@ from autograd_cli.cli.common import (
     OK,
     PROGRAM_ERROR,
     display_name,
-    load,
-    prepare_engine,
+    load_to_run,
     say,
 )
 from autograd_cli.graph import rendering
@@ -19,10 +18,9 @@ from autograd_cli.tools.inspection import Inspection
 
 
 def lint(file: str, *, limits: Limits, json_output: bool) -> int:
-    text = load(file, limits)
+    text = load_to_run(file, limits)
     if isinstance(text, int):
         return text
-    prepare_engine(limits)
     inspection = Inspection(sys.stderr, lint=True)
     result, _ = rendering.record_program(text, limits, observers=inspection.observers())
     inspection.finish(result, text)

@@ -39,10 +39,9 @@ def render(file: str, *, limits: Limits, fmt: str | None, output: Path | None, v
             return common.USAGE_ERROR
     if common.outputs_refused(file, output):
         return common.USAGE_ERROR
-    text = common.load(file, limits)
+    text = common.load_to_run(file, limits, seed)
     if isinstance(text, int):
         return text
-    common.prepare_engine(limits, seed)
     inspection = Inspection(sys.stderr, detect_anomaly=detect_anomaly)
     started = time.monotonic()
     result, recorder = rendering.record_program(text, limits, keep_pass=pass_number,

@@ -17,8 +17,8 @@ from autograd_cli.cli.common import (
     bounded,
     display_name,
     load,
+    load_to_run,
     outputs_refused,
-    prepare_engine,
     report_problems,
     say,
 )
@@ -64,10 +64,9 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
         return USAGE_ERROR
     out: TextIO = sys.stdout if output is None and check_file is None else io.StringIO()
 
-    text = load(file, limits, json_output)
+    text = load_to_run(file, limits, seed, json_output)
     if isinstance(text, int):
         return text
-    prepare_engine(limits, seed)
     start_figures()
     echo = None if json_output else out
     inspection = Inspection(sys.stderr, trace=trace, detect_anomaly=detect_anomaly, watch=watch,
