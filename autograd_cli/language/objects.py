@@ -184,38 +184,46 @@ class Namespace:
         return f"<agraph namespace {self.name}>"
 
 
-class BuiltinMethod:
-    """A method of a str/list/dict value that agraph checks before running (sizes)."""
+class HostCallable:
+    """What agraph gives a program to call in place of a host callable: it runs `function`,
+    and shows as `shown` says (filled in from its attributes)."""
 
-    __slots__ = ("name", "owner", "function")
+    __slots__ = ("name", "function")
+    shown = "<function {self.name}>"
 
-    def __init__(self, name: str, owner: str, function: Callable[..., Any]) -> None:
+    def __init__(self, name: str, function: Callable[..., Any]) -> None:
         self.name = name
-        self.owner = owner
         self.function = function
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.function(*args, **kwargs)
 
     def __repr__(self) -> str:
-        return f"<built-in method {self.name} of {self.owner} object>"
+        return self.shown.format(self=self)
 
 
-class BuiltinType:
+class BuiltinMethod(HostCallable):
+    """A method of a str/list/dict value that agraph checks before running (sizes)."""
+
+    __slots__ = ("owner",)
+    shown = "<built-in method {self.name} of {self.owner} object>"
+
+    def __init__(self, name: str, owner: str, function: Callable[..., Any]) -> None:
+        self.name = name
+        self.owner = owner
+        self.function = function
+
+
+class BuiltinType(HostCallable):
     """`str`, `list`, ...: callable like the type, known to `isinstance`, no attributes."""
 
-    __slots__ = ("name", "python_type", "construct")
+    __slots__ = ("python_type",)
+    shown = "<class '{self.name}'>"
 
     def __init__(self, python_type: type, construct: Callable[..., Any]) -> None:
         self.name = python_type.__name__
         self.python_type = python_type
-        self.construct = construct
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.construct(*args, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"<class '{self.name}'>"
+        self.function = construct
 
 
 def is_engine_object(value: Any) -> bool:

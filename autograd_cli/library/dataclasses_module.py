@@ -13,7 +13,7 @@ import ast
 from typing import Any
 
 from autograd_cli.language import classes
-from autograd_cli.language.objects import Namespace, display_repr
+from autograd_cli.language.objects import HostCallable, Namespace, display_repr
 
 FIELDS_KEY = "__dataclass_fields__"
 _MISSING: Any = object()
@@ -43,21 +43,11 @@ class Field:
         return f"Field(name={self.name!r},init={self.init},repr={self.repr})"
 
 
-class GeneratedMethod:
+class GeneratedMethod(HostCallable):
     """A method `@dataclass` wrote: called with the object first, as a `def` in the class."""
 
     BINDS_AS_METHOD = True
-    __slots__ = ("name", "body")
-
-    def __init__(self, name: str, body: Any) -> None:
-        self.name = name
-        self.body = body
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.body(*args, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"<function {self.name}>"
+    __slots__ = ()
 
 
 def field(*, default: Any = _MISSING, default_factory: Any = _MISSING, init: bool = True,
