@@ -238,22 +238,6 @@ def _exp(a: np.ndarray) -> np.ndarray:
     return np.exp(a.astype(np.float64)).astype(a.dtype) if a.dtype == np.float32 else np.exp(a)
 
 
-class Softmax(Function):
-    grad_fn_name = "SoftmaxBackward0"
-    saves_output = True
-
-    def forward(self, a, dim):
-        self.dim = dim
-        a = a if a.dtype.kind == "f" else a.astype(np.float32)
-        if _float32_lastdim(a, dim):
-            return numerics.softmax_lastdim(a, log=False)
-        shifted = _exp(a - np.max(a, axis=dim, keepdims=True))
-        return shifted / shifted.sum(axis=dim, keepdims=True)
-
-    def backward(self, grad, inputs, output):
-        return (SoftmaxBackwardData.apply(grad, output, dim=self.dim),)
-
-
 class SoftmaxBackwardData(Function):
     """softmax's derivative as its own op: y * (grad - sum(grad * y))."""
 
@@ -275,20 +259,32 @@ class SoftmaxBackwardData(Function):
         return grad_grad, grad_y
 
 
-class LogSoftmax(Function):
-    grad_fn_name = "LogSoftmaxBackward0"
+class Softmax(Function):
+    """softmax along `dim` (log_softmax when `log`); each derivative is its own op below."""
+
+    grad_fn_name = "SoftmaxBackward0"
     saves_output = True
+    log = False
 
     def forward(self, a, dim):
         self.dim = dim
         a = a if a.dtype.kind == "f" else a.astype(np.float32)
         if _float32_lastdim(a, dim):
-            return numerics.softmax_lastdim(a, log=True)
+            return numerics.softmax_lastdim(a, log=self.log)
         shifted = a - np.max(a, axis=dim, keepdims=True)
-        return shifted - np.log(_exp(shifted).sum(axis=dim, keepdims=True))
+        if self.log:
+            return shifted - np.log(_exp(shifted).sum(axis=dim, keepdims=True))
+        shifted = _exp(shifted)
+        return shifted / shifted.sum(axis=dim, keepdims=True)
 
     def backward(self, grad, inputs, output):
-        return (LogSoftmaxBackwardData.apply(grad, output, dim=self.dim),)
+        derivative = LogSoftmaxBackwardData if self.log else SoftmaxBackwardData
+        return (derivative.apply(grad, output, dim=self.dim),)
+
+
+class LogSoftmax(Softmax):
+    grad_fn_name = "LogSoftmaxBackward0"
+    log = True
 
 
 class LogSoftmaxBackwardData(Function):
