@@ -155,18 +155,7 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,  
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
             inplace: bool = False) -> Tensor:
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    input = expect_tensor(input, "dropout")
-    if not training or p == 0 or input.numel() == 0:
-        return input
-    if p == 1:
-        noise = np.zeros((), dtype=input.array.dtype)
-    else:  # torch: input * empty_like(input).bernoulli_(1 - p).div_(1 - p)
-        keep = random.bernoulli_mask(input.shape_tuple, 1 - p)
-        noise = keep.astype(input.array.dtype) / np.asarray(1 - p, dtype=input.array.dtype)
-    result = F.mul(input, Tensor._wrap(noise))
-    return _maybe_inplace(input, result, inplace)
+    return _dropout(input, p, training, inplace, "dropout", features=False)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -216,15 +205,24 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: Any = None) -> T
 def feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> Tensor:  # noqa: A002
     """Whole channels dropped: one draw per (sample, channel), the noise broadcast over the
     rest (PyTorch's feature_dropout: input * noise)."""
+    return _dropout(input, p, training, inplace, "feature_dropout", features=True)
+
+
+def _dropout(input: Tensor, p: float, training: bool, inplace: bool,  # noqa: A002
+             name: str, features: bool) -> Tensor:
+    """torch: input * empty_like(input).bernoulli_(1 - p).div_(1 - p); with FEATURES the
+    noise has one value per (sample, channel)."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    input = expect_tensor(input, "feature_dropout")
+    input = expect_tensor(input, name)
     if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
         noise = np.zeros((), dtype=input.array.dtype)
     else:
-        shape = input.shape_tuple[:2] + (1,) * (input.ndim - 2)
+        shape = input.shape_tuple
+        if features:
+            shape = shape[:2] + (1,) * (input.ndim - 2)
         keep = random.bernoulli_mask(shape, 1 - p)
         noise = keep.astype(input.array.dtype) / np.asarray(1 - p, dtype=input.array.dtype)
     return _maybe_inplace(input, F.mul(input, Tensor._wrap(noise)), inplace)

@@ -12,7 +12,7 @@ from engine import budget, dtypes, grad_mode
 from engine import functional as F
 from engine.nn.functional import dropout, dropout2d, linear
 from engine.nn.init import normal_, reset_affine
-from engine.nn.module import Module
+from engine.nn.module import Module, affine_parameters
 from engine.ops.norm import embedding, layer_norm
 from engine.tensor import Parameter, Tensor
 
@@ -149,15 +149,7 @@ class LayerNorm(Module):
         self.elementwise_affine = elementwise_affine
         np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
         budget.check_shape(shape, np_dtype.itemsize)
-        if elementwise_affine:
-            self.weight = Parameter(Tensor._wrap(np.ones(shape, np_dtype)))
-            if bias:
-                self.bias = Parameter(Tensor._wrap(np.zeros(shape, np_dtype)))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        affine_parameters(self, shape, np_dtype, elementwise_affine, bias)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
         return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)

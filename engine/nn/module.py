@@ -9,6 +9,8 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 from engine import device as devices
 from engine import dtypes, grad_mode
 from engine.addresses import address_of
@@ -304,14 +306,19 @@ class Module:
             stack.extend(reversed(children))
 
     def _named_parameters(self, recurse: bool) -> Iterator[tuple[str, Parameter]]:
+        return self._named_members("_parameters", recurse)
+
+    def _named_members(self, table: str, recurse: bool) -> Iterator[tuple[str, Any]]:
+        """Each parameter or buffer (TABLE: "_parameters", "_buffers") once, with its dotted
+        name, of this module and (RECURSE) the modules below it."""
         seen: set[int] = set()
         owners = self._named_modules() if recurse else iter([("", self)])
         for prefix, module in owners:
-            for key, param in module._parameters.items():
-                if param is None or id(param) in seen:
+            for key, member in getattr(module, table).items():
+                if member is None or id(member) in seen:
                     continue
-                seen.add(id(param))
-                yield (f"{prefix}.{key}" if prefix else key), param
+                seen.add(id(member))
+                yield (f"{prefix}.{key}" if prefix else key), member
 
     def _named_children(self) -> Iterator[tuple[str, Module]]:
         seen: set[int] = set()
@@ -342,14 +349,7 @@ class Module:
                               (param for _, param in self._named_parameters(recurse)))
 
     def _named_buffers(self, recurse: bool) -> Iterator[tuple[str, Tensor]]:
-        seen: set[int] = set()
-        owners = self._named_modules() if recurse else iter([("", self)])
-        for prefix, module in owners:
-            for key, buffer in module._buffers.items():
-                if buffer is None or id(buffer) in seen:
-                    continue
-                seen.add(id(buffer))
-                yield (f"{prefix}.{key}" if prefix else key), buffer
+        return self._named_members("_buffers", recurse)
 
     def named_buffers(self, prefix: str = "", recurse: bool = True) -> ModuleIterator:
         items = ((f"{prefix}.{name}" if prefix else name, buffer)
@@ -482,6 +482,16 @@ def attach_node_hooks(module: Module, hooks: list[Any], args: tuple[Any, ...],
     edges = {id(child) for child, _ in node.next_functions}
     if inputs != edges:
         warnings.warn(NON_FULL_HOOK, FutureWarning, stacklevel=2)
+
+
+def affine_parameters(module: Module, shape: Any, np_dtype: np.dtype, affine: bool,
+                      bias: bool) -> None:
+    """A normalization's learnable scale and shift of SHAPE: `weight` ones and `bias` zeros,
+    each None where AFFINE (or BIAS) is off, as torch registers them."""
+    module.register_parameter(
+        "weight", Parameter(Tensor._wrap(np.ones(shape, np_dtype))) if affine else None)
+    module.register_parameter(
+        "bias", Parameter(Tensor._wrap(np.zeros(shape, np_dtype))) if affine and bias else None)
 
 
 def _indent(text: str, spaces: int) -> str:

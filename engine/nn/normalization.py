@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 
 from engine import budget, dtypes, grad_mode
-from engine.nn.module import Module
+from engine.nn.module import Module, affine_parameters
 from engine.ops.norm import batch_norm
-from engine.tensor import Parameter, Tensor
+from engine.tensor import Tensor
 
 
 class _BatchNorm(Module):
@@ -29,15 +29,7 @@ class _BatchNorm(Module):
         self.affine, self.track_running_stats = affine, track_running_stats
         np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
         budget.check_shape((num_features,), np_dtype.itemsize)
-        if affine:
-            self.weight = Parameter(Tensor._wrap(np.ones(num_features, np_dtype)))
-            if bias:
-                self.bias = Parameter(Tensor._wrap(np.zeros(num_features, np_dtype)))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        affine_parameters(self, num_features, np_dtype, affine, bias)
         if track_running_stats:
             self.register_buffer("running_mean", Tensor._wrap(np.zeros(num_features, np_dtype)))
             self.register_buffer("running_var", Tensor._wrap(np.ones(num_features, np_dtype)))
