@@ -6,7 +6,7 @@ import numpy as np
 
 from engine import budget, dtypes
 from engine.autograd import Function, other_operands
-from engine.ops import dot_order
+from engine.ops import dot_order, gemm_order
 
 
 def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
@@ -32,6 +32,8 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if outputs > SMALL_PRODUCT:  # a result can be far bigger than its inputs (outer products)
         budget.check_shape((*batch, rows, columns), max(a.itemsize, b.itemsize))
     work = outputs * k
+    if gemm_order.reproduced(a, b):  # MKL's order, shapes read off torch
+        return gemm_order.matmul(a, b)
     if k == 1 and b.ndim == 2 and rows >= 2 and columns >= 2 and a.dtype.kind == "f":
         return a * b  # type: ignore[no-any-return]  # MKL's k == 1 gemm: -0. products stay
     if a.dtype.kind != "f" or work > SMALL_PRODUCT or k == 0 or k > 256:
@@ -159,8 +161,12 @@ class Addmm(Function):
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                                f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
         _check_dtypes(a, b)
-        if bias.shape != (a.shape[0], b.shape[1]):  # a bias that broadcasts the product further
-            budget.check_broadcast((bias.shape, (a.shape[0], b.shape[1])), a.itemsize)
+        target = (a.shape[0], b.shape[1])
+        if bias.shape != target:  # a bias that may broadcast the product further
+            budget.check_broadcast((bias.shape, target), a.itemsize)
+        if (bias.dtype == a.dtype and gemm_order.reproduced(a, b)
+                and np.broadcast_shapes(bias.shape, target) == target):
+            return gemm_order.matmul(a, b, bias)  # MKL starts from the bias
         return bias + _matmul(a, b)
 
     def backward(self, grad, inputs, output):
