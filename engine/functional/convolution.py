@@ -12,7 +12,7 @@ from engine import dtypes
 from engine.operands import expect_tensor
 from engine.ops import pooling
 from engine.ops.activation import ConstantPad
-from engine.ops.convolution import Col2Im, Convolution, Im2Col
+from engine.ops.convolution import Col2Im, Convolution, Im2Col, output_length
 from engine.ops.reduce import MeanDim
 from engine.ops.shape import squeeze, unsqueeze
 from engine.registry import public
@@ -154,10 +154,28 @@ def transposed_convolution(input: Tensor, weight: Tensor, bias: Tensor | None,  
         raise RuntimeError(f"Given transposed=1, weight of size {shape}, expected "
                            f"input{list(batch.shape_tuple)} to have {shape[0]} channels, but got "
                            f"{batch.shape_tuple[1]} channels instead")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(e < 0 for e in extra):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(e >= s and e >= d for e, s, d in zip(extra, stride, dilation, strict=True)):
+        names = ("height", "width")[-count:] if count <= 2 else ()
+        parts = [f"output_padding_{n}: {e}" for n, e in zip(names, extra, strict=True)]
+        parts += [f"stride_{n}: {s}" for n, s in zip(names, stride, strict=True)]
+        parts += [f"dilation_{n}: {d}" for n, d in zip(names, dilation, strict=True)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(parts)}")
     kernel = weight.shape_tuple[2:]
     size = tuple((n - 1) * s - 2 * p + d * (k - 1) + e + 1
                  for n, s, p, d, k, e in zip(batch.shape_tuple[2:], stride, padding, dilation,
                                              kernel, extra, strict=True))
+    if any(n <= 0 for n in size):
+        raise RuntimeError(f"Given input size per channel: "
+                           f"({' x '.join(map(str, batch.shape_tuple[2:]))}). Calculated output "
+                           f"size per channel: ({' x '.join(map(str, size))}). Output size is "
+                           "too small")
     out = Convolution.apply(batch, weight, bias, stride=stride,
                             pads=tuple((p, p) for p in padding), dilation=dilation,
                             transposed=True, size=size, groups=groups)
@@ -188,9 +206,19 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
         raise RuntimeError("Input Error: Only 3D or 4D input Tensors are supported (got "
                            f"{input.ndim}D)")
     batch = input if input.ndim == 4 else unsqueeze(input, 0)
-    pads = tuple((p, p) for p in ntuple(padding, 2))
-    out = Im2Col.apply(batch, kernel=ntuple(kernel_size, 2), stride=ntuple(stride, 2),
-                       dilation=ntuple(dilation, 2), pads=pads)
+    kernel, dilation, padding, stride = (_sizes(v, 2, name) for v, name in (
+        (kernel_size, "kernel_size"), (dilation, "dilation"), (padding, "padding"),
+        (stride, "stride")))
+    pads = tuple((p, p) for p in padding)
+    size = batch.shape_tuple[2:]
+    blocks = tuple(output_length(n, k, s, p, d) for n, k, s, p, d in zip(
+        size, kernel, stride, pads, dilation, strict=True))
+    if any(b < 1 for b in blocks):
+        raise RuntimeError(f"Given input with spatial size {size}, kernel_size={kernel}, "
+                           f"dilation={dilation}, padding={padding}, calculated shape of the "
+                           f"array of sliding blocks as {blocks}, but its components must be at "
+                           "least one.")
+    out = Im2Col.apply(batch, kernel=kernel, stride=stride, dilation=dilation, pads=pads)
     return out if input.ndim == 4 else squeeze(out, 0)
 
 
@@ -202,9 +230,24 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,  
         raise RuntimeError("Input Error: Only unbatched (2D) or batched (3D) input Tensors are "
                            f"supported (got {input.ndim}D)")
     batch = input if input.ndim == 3 else unsqueeze(input, 0)
-    pads = tuple((p, p) for p in ntuple(padding, 2))
-    out = Col2Im.apply(batch, size=ntuple(output_size, 2), kernel=ntuple(kernel_size, 2),
-                       stride=ntuple(stride, 2), dilation=ntuple(dilation, 2), pads=pads)
+    size, kernel, dilation, padding, stride = (_sizes(v, 2, name) for v, name in (
+        (output_size, "output_size"), (kernel_size, "kernel_size"), (dilation, "dilation"),
+        (padding, "padding"), (stride, "stride")))
+    pads = tuple((p, p) for p in padding)
+    if batch.shape_tuple[1] % (kernel[0] * kernel[1]):
+        raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product "
+                           f"of kernel_size, but got input.size(1)={batch.shape_tuple[1]} and "
+                           f"kernel_size={kernel}.")
+    blocks = [output_length(n, k, s, p, d) for n, k, s, p, d in zip(
+        size, kernel, stride, pads, dilation, strict=True)]
+    if blocks[0] * blocks[1] != batch.shape_tuple[2]:
+        raise RuntimeError(f"Given output_size={size}, kernel_size={kernel}, dilation={dilation}"
+                           f", padding={padding}, stride={stride}, expected size of input's "
+                           f"dimension 2 to match the calculated number of sliding blocks "
+                           f"{blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
+                           f"input.size(2)={batch.shape_tuple[2]}.")
+    out = Col2Im.apply(batch, size=size, kernel=kernel, stride=stride, dilation=dilation,
+                       pads=pads)
     return out if input.ndim == 3 else squeeze(out, 0)
 
 
@@ -215,6 +258,9 @@ def _pool_geometry(input: Tensor, count: int, kernel_size: Any, stride: Any,  # 
                    padding: Any, dilation: Any, ceil_mode: bool, name: str
                    ) -> tuple[tuple[int, ...], ...]:
     """Kernel, stride, padding, dilation and output lengths, checked as PyTorch checks them."""
+    if kernel_size is None:
+        raise TypeError(f"{name}(): argument 'kernel_size' (position 2) must be tuple of ints, "
+                        "not NoneType")
     kernel = _sizes(kernel_size, count, "kernel_size")
     stride = kernel if stride is None or stride == [] or stride == () else _sizes(
         stride, count, "stride")
