@@ -290,6 +290,7 @@ def legacy_constructor(dtype: dtypes.DType) -> Any:
         return _filled(args, 0, dtype, False)
 
     construct.__name__ = dtype.legacy_name
+    dtypes.LEGACY_TYPES.append((construct, dtype))
     return construct
 
 

@@ -138,6 +138,9 @@ class DataLoader:
                                       "supported by agraph")
         if generator is not None and not isinstance(generator, Generator):
             raise TypeError("generator must be a torch.Generator")
+        if shuffle and len(dataset) <= 0:  # PyTorch's RandomSampler refuses an empty dataset
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={len(dataset)}")
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = bool(shuffle)

@@ -53,6 +53,18 @@ TORCH_NAMES: dict[str, DType] = {
 }
 
 
+# torch.FloatTensor, torch.LongTensor, ...: the constructor objects a program can hand to
+# `Tensor.type(...)`, each with its dtype (engine/creation.py registers them).
+LEGACY_TYPES: list[tuple[object, DType]] = []
+
+
+def of_legacy_type(kind: object) -> DType | None:
+    """The dtype `tensor.type(kind)` converts to, for torch.LongTensor or 'torch.LongTensor'."""
+    if isinstance(kind, str):
+        return next((d for d in ALL if kind == f"torch.{d.legacy_name}"), None)
+    return next((d for constructor, d in LEGACY_TYPES if constructor is kind), None)
+
+
 def default_float() -> DType:
     return float32
 

@@ -491,10 +491,13 @@ class Tensor(TensorOperators):
     def get_device(self) -> int:
         return -1  # the CPU
 
-    def type(self, dtype: Any = None) -> Any:
+    def type(self, dtype: Any = None, non_blocking: builtins.bool = False) -> Any:
         if dtype is None:
             return f"torch.{self.dtype.legacy_name}"
-        return self.to(dtype)
+        legacy = dtypes.of_legacy_type(dtype)
+        if isinstance(dtype, str) and legacy is None:
+            raise ValueError(f"invalid type: '{dtype}'")
+        return self.to(legacy or dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)

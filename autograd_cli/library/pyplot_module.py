@@ -133,6 +133,14 @@ class Recorder:
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
              ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        fontdict = kwargs.get("fontdict")
+        if "fontdict" in kwargs:
+            # text properties as a dict (`fontdict={'size': 20}`): the keywords they stand for,
+            # checked like the others; a keyword given beside it wins, as in matplotlib
+            if fontdict is not None and not isinstance(fontdict, dict):
+                raise TypeError(f"{name}() fontdict must be a dict, not "
+                                f"{type(fontdict).__name__}")
+            kwargs = {**(fontdict or {}), **{k: v for k, v in kwargs.items() if k != "fontdict"}}
         for key in kwargs:
             if key not in KEYWORDS:
                 raise TypeError(f"{name}() got an unexpected keyword argument '{key}' (or "
