@@ -35,6 +35,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "numpy": "numpy_module",
     "matplotlib": "pyplot_module",
     "torchviz": "torchviz_module",
+    "graphviz": "graphviz_module",
 }
 # Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
 SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",
