@@ -266,6 +266,8 @@ REFUSED = [
     ("syntax error", "x = 1\ny = x + * 2", "SyntaxError", 2, 9, "invalid syntax"),
     ("curly quotes", "print(\u201chi\u201d)", "SyntaxError", 1, 7, "invalid character"),
     ("keyword private", "print(1, _x=2)", "NameError", 1, 10, "_x"),
+    ("late __future__ import", "x = 1\nfrom __future__ import division", "SyntaxError", 2, 1,
+     "beginning of the file"),
 ]
 
 
@@ -406,6 +408,33 @@ def test_warnings_are_recorded_once_per_line() -> None:
     assert [(w.category, w.line) for w in result.warnings] == [("UserWarning", 6)]
     assert result.warnings[0].format("t.expr", "\n" * 5 + "    g = y.grad\n") == (
         f"t.expr:6: UserWarning: {result.warnings[0].message}\n  g = y.grad\n")
+
+
+def test_a_program_filters_its_own_warnings_for_its_run_only() -> None:
+    program = """
+        import torch, warnings
+        x = torch.tensor(1.0, requires_grad=True)
+        y = x * 2
+        g = y.grad
+        warnings.filterwarnings("ignore")
+        g = y.grad
+        warnings.simplefilter("always")
+        warnings.warn("careful")
+    """
+    result = run(program)
+    assert result.error is None
+    assert [(w.category, w.line) for w in result.warnings] == [("UserWarning", 5),
+                                                                ("UserWarning", 9)]
+    assert result.warnings[1].message == "careful"
+    assert [w.line for w in run(program).warnings] == [5, 9]  # the filter ended with its run
+    assert error("import warnings\nwarnings.simplefilter('error')").type_name == "ValueError"
+
+
+def test_torch_version_is_the_pytorch_whose_output_agraph_gives() -> None:
+    # what `print(torch.__version__)` printed under the PyTorch the goldens come from
+    assert output("import torch\nprint(torch.__version__)") == "2.13.0+cpu\n"
+    problem = error("import torch.nn as nn\nnn.__version__")
+    assert (problem.type_name, problem.line) == ("AttributeError", 2)
 
 
 # --- observer hooks and result -------------------------------------------------------------------

@@ -104,6 +104,8 @@ class AttributeAccess:
         elif name == "__init__" and isinstance(value, type) and (
                 issubclass(value, classes.allowed_bases()) or value is object):
             return classes.UnboundInit(value)
+        elif name == "__version__" and isinstance(value, Namespace) and name in value.members:
+            return value.members[name]  # `torch.__version__`: the PyTorch agraph answers as
         elif name == "__doc__":
             if type(value) is UserFunction and isinstance(value.node, ast.FunctionDef):
                 return ast.get_docstring(value.node)

@@ -162,9 +162,17 @@ class _Walk:
         }
         self.allowed_dunders: set[int] = set()  # ids of `x.__class__` in `x.__class__.__name__`
         self.yield_places: set[int] = set()  # ids of yields where a generator may have them
+        self.leading_futures: set[int] = set()  # ids of the `from __future__` lines at the top
 
     def run(self, tree: ast.Module) -> None:
         too_deep_reported = False
+        body = tree.body[1:] if tree.body and isinstance(tree.body[0], ast.Expr) and isinstance(
+            tree.body[0].value, ast.Constant) and isinstance(tree.body[0].value.value, str) \
+            else tree.body  # after the docstring
+        for statement in body:
+            if not (isinstance(statement, ast.ImportFrom) and statement.module == "__future__"):
+                break
+            self.leading_futures.add(id(statement))
         stack: list[tuple[ast.AST, int]] = [(tree, 0)]
         while stack:
             node, depth = stack.pop()
@@ -227,7 +235,7 @@ class _Walk:
 
     def _attribute(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Attribute)
-        if node.attr in ("__name__", "__doc__") and isinstance(node.ctx, ast.Load):
+        if node.attr in ("__name__", "__doc__", "__version__") and isinstance(node.ctx, ast.Load):
             if isinstance(node.value, ast.Attribute) and node.value.attr == "__class__":
                 self.allowed_dunders.add(id(node.value))
             return
@@ -323,6 +331,9 @@ class _Walk:
         assert isinstance(node, ast.ImportFrom)
         module = "." * node.level + (node.module or "")
         if module == "__future__":  # Python 2 compatibility lines: nothing to do in Python 3
+            if id(node) not in self.leading_futures:
+                self._refuse(node, "from __future__ imports must occur at the beginning of the "
+                             "file", "SyntaxError")
             for alias in node.names:
                 if alias.name not in FUTURE_FEATURES or alias.asname is not None:
                     self._refuse(node, f"future feature {alias.name} is not defined",

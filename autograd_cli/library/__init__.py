@@ -36,6 +36,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "matplotlib": "pyplot_module",
     "torchviz": "torchviz_module",
     "graphviz": "graphviz_module",
+    "warnings": "warnings_module",
 }
 # Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
 SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",
