@@ -134,6 +134,7 @@ TORCH.update({
     "from_numpy": numpy_bridge.from_numpy,
     "cuda": device.submodule("torch.cuda", device.CUDA),
     "accelerator": device.submodule("torch.accelerator", device.ACCELERATOR),
+    "version": device.submodule("torch.version", device.VERSION),
     "backends": device.submodule("torch.backends", {
         "mps": device.submodule("torch.backends.mps", device.MPS)}),
     "linalg": linalg.linalg,

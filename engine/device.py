@@ -151,6 +151,7 @@ ACCELERATOR: dict[str, Any] = {
     "device_count": lambda: 0,
 }
 MPS: dict[str, Any] = {"is_available": lambda: False, "is_built": lambda: False}
+VERSION: dict[str, Any] = {"cuda": None, "hip": None, "debug": False}  # torch.version (CPU build)
 for _table in (CUDA, ACCELERATOR, MPS):
     for _name, _function in _table.items():
         if _function.__name__ == "<lambda>":
