@@ -1,7 +1,7 @@
-"""`torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, LambdaLR and
-CosineAnnealingLR, computing each learning rate as torch 2.13's chainable forms do (the same
-python float arithmetic, so printed values match), with torch's warning when
-`scheduler.step()` comes before any `optimizer.step()`.
+"""`torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, LambdaLR,
+CosineAnnealingLR and ReduceLROnPlateau, computing each learning rate as torch 2.13's
+chainable forms do (the same python float arithmetic, so printed values match), with torch's
+warning when `scheduler.step()` comes before any `optimizer.step()`.
 
 The optimizer records that its step ran (engine/optim.py sets `_opt_called`), which is what
 torch's wrapper around `optimizer.step` records.
@@ -200,17 +200,98 @@ class CosineAnnealingLR(LRScheduler):
                 for base in self.base_lrs]
 
 
+class ReduceLROnPlateau(LRScheduler):
+    """Lower the learning rates by `factor` once `step(metric)` has not improved for
+    `patience` steps (PyTorch 2.13's rules: relative or absolute threshold, cooldown,
+    min_lr, changes smaller than eps skipped)."""
+
+    PUBLIC_ATTRS = frozenset({"optimizer", "last_epoch", "step", "get_last_lr", "state_dict",
+                              "load_state_dict", "factor", "patience", "cooldown", "eps",
+                              "min_lrs", "mode", "threshold", "threshold_mode", "best",
+                              "num_bad_epochs", "cooldown_counter", "in_cooldown",
+                              "is_better"})
+
+    def __init__(self, optimizer: Any, mode: str = "min", factor: float = 0.1,
+                 patience: int = 10, threshold: float = 1e-4, threshold_mode: str = "rel",
+                 cooldown: int = 0, min_lr: Any = 0, eps: float = 1e-8) -> None:
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.factor = factor
+        self.optimizer = optimizer
+        groups = len(optimizer.param_groups)
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != groups:
+                raise ValueError(f"expected {groups} min_lrs, got {len(min_lr)}")
+            self.min_lrs = list(min_lr)
+        else:
+            self.min_lrs = [min_lr] * groups
+        self.patience = patience
+        self.cooldown = cooldown
+        self.eps = eps
+        self.last_epoch = 0
+        self._last_lr = self._current()
+        if mode not in ("min", "max"):
+            raise ValueError("mode " + str(mode) + " is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode " + str(threshold_mode) + " is unknown!")
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+        self.best = math.inf if mode == "min" else -math.inf
+        self.cooldown_counter = 0
+        self.num_bad_epochs = 0
+
+    @property
+    def in_cooldown(self) -> bool:
+        return self.cooldown_counter > 0
+
+    def is_better(self, a: float, best: float) -> bool:
+        if self.mode == "min" and self.threshold_mode == "rel":
+            return a < best * (1.0 - self.threshold)
+        if self.mode == "min":
+            return a < best - self.threshold
+        if self.threshold_mode == "rel":
+            return a > best * (self.threshold + 1.0)
+        return a > best + self.threshold
+
+    def step(self, metrics: Any, epoch: int | None = None) -> None:  # type: ignore[override]
+        current = float(metrics)
+        if epoch is None:
+            epoch = self.last_epoch + 1
+        else:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self.last_epoch = epoch
+        if self.is_better(current, self.best):
+            self.best = current
+            self.num_bad_epochs = 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            for group, min_lr in zip(self.optimizer.param_groups, self.min_lrs, strict=True):
+                old_lr = float(group["lr"])
+                new_lr = max(old_lr * self.factor, min_lr)
+                if old_lr - new_lr > self.eps:
+                    group["lr"] = new_lr
+            self.cooldown_counter = self.cooldown
+            self.num_bad_epochs = 0
+        self._last_lr = self._current()
+
+
 class SchedulerNamespace:
     """`torch.optim.lr_scheduler`, reached by attribute."""
 
     PUBLIC_ATTRS = frozenset({"LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR",
-                              "LambdaLR", "CosineAnnealingLR"})
+                              "LambdaLR", "CosineAnnealingLR", "ReduceLROnPlateau"})
     LRScheduler = LRScheduler
     StepLR = StepLR
     MultiStepLR = MultiStepLR
     ExponentialLR = ExponentialLR
     LambdaLR = LambdaLR
     CosineAnnealingLR = CosineAnnealingLR
+    ReduceLROnPlateau = ReduceLROnPlateau
 
     def __repr__(self) -> str:
         return "<module 'torch.optim.lr_scheduler'>"
