@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import graphviz
+
 from autograd_cli.language.objects import Namespace
 from autograd_cli.library import drawings
 from engine import budget
+from engine.addresses import address_of
+from renderers.svg import layout
 
 MAX_ITEMS = 10_000  # nodes, edges and attribute statements of one graph
 # What tutorials set. Not `image`, `shapefile`, `fontpath`, `fontname` (files), `URL`/`href`
@@ -34,8 +38,6 @@ FORMATS = ("svg", "png", "pdf")
 def _text(value: Any, what: str) -> Any:
     """A name or label as graphviz quotes it: always a quoted string, never an HTML-like
     label (`<...>` could hold <IMG SRC=...>, which Graphviz would read from disk)."""
-    import graphviz
-
     if not isinstance(value, str):
         raise TypeError(f"graphviz: {what} must be a str, not {type(value).__name__}")
     return graphviz.nohtml(value)
@@ -76,8 +78,6 @@ class Digraph:
                  directory: Any = None, format: Any = None, engine: Any = None,  # noqa: A002
                  encoding: Any = "utf-8", graph_attr: Any = None, node_attr: Any = None,
                  edge_attr: Any = None, body: Any = None, strict: bool = False) -> None:
-        import graphviz
-
         if body is not None:
             raise TypeError("graphviz: body= is not supported by agraph")
         self.name = None if name is None else str(_text(name, "name"))
@@ -140,8 +140,6 @@ class Digraph:
         source = self.source
 
         def render(fmt: str) -> bytes:
-            from renderers.svg import layout
-
             return layout(source, fmt)
 
         return drawings.Drawing(render, name, "graph")
@@ -164,8 +162,6 @@ class Digraph:
         return name
 
     def pipe(self, format: Any = None, encoding: Any = None) -> Any:  # noqa: A002
-        from renderers.svg import layout
-
         data = layout(self.source, self.format if format is None else self._format(format))
         return data.decode(encoding) if isinstance(encoding, str) else data
 
@@ -173,8 +169,6 @@ class Digraph:
         return self.source
 
     def __repr__(self) -> str:
-        from engine.addresses import address_of
-
         return f"<graphviz.graphs.{self.KIND} object at {address_of(self)}>"
 
 
