@@ -158,8 +158,25 @@ class _RNNBase(Module):
                 input = dropout(input, self.dropout, True)
         return input, finals
 
+    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:  # noqa: A002
+        """RNN and GRU: (output, h_n); LSTM also returns its cell state."""
+        input, states, batched = self._prepare(input, hx, 1)
+        output, finals = self._run(input, states)
+        output, (h_n,) = self._finish(output, finals, batched)
+        return output, h_n
+
     def _layer(self, input: Tensor, weights: list[Any], states: list[Tensor],  # noqa: A002
                reverse: bool) -> list[Tensor]:
+        """One layer in one direction, a `_cell` per step: [the outputs stacked, the last h]."""
+        projected, order = self._steps(input, weights, reverse)
+        h = states[0]
+        outputs: list[Any] = [None] * len(order)
+        for t in order:
+            h = self._cell(h, projected[t], weights)
+            outputs[t] = h
+        return [F.stack(outputs, 0), h]
+
+    def _cell(self, h: Tensor, projected: Tensor, weights: list[Any]) -> Tensor:
         raise NotImplementedError
 
     def _steps(self, input: Tensor, weights: list[Any], reverse: bool  # noqa: A002
@@ -197,22 +214,9 @@ class RNN(_RNNBase):
         super().__init__(*args, **kwargs)
         self.nonlinearity = nonlinearity
 
-    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A002
-        input, states, batched = self._prepare(input, hx, 1)
-        output, finals = self._run(input, states)
-        output, (h_n,) = self._finish(output, finals, batched)
-        return output, h_n
-
-    def _layer(self, input: Tensor, weights: list[Any], states: list[Tensor],  # noqa: A002
-               reverse: bool) -> list[Tensor]:
-        projected, order = self._steps(input, weights, reverse)
-        h = states[0]
-        outputs: list[Any] = [None] * len(order)
+    def _cell(self, h: Tensor, projected: Tensor, weights: list[Any]) -> Tensor:
         activation = F.tanh if self.nonlinearity == "tanh" else F.relu
-        for t in order:
-            h = activation(F.add(linear(h, weights[1], weights[3]), projected[t]))
-            outputs[t] = h
-        return [F.stack(outputs, 0), h]
+        return activation(F.add(linear(h, weights[1], weights[3]), projected))
 
 
 class GRU(_RNNBase):
@@ -220,26 +224,13 @@ class GRU(_RNNBase):
 
     mode = "GRU"
 
-    def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Tensor]:  # noqa: A002
-        input, states, batched = self._prepare(input, hx, 1)
-        output, finals = self._run(input, states)
-        output, (h_n,) = self._finish(output, finals, batched)
-        return output, h_n
-
-    def _layer(self, input: Tensor, weights: list[Any], states: list[Tensor],  # noqa: A002
-               reverse: bool) -> list[Tensor]:
-        projected, order = self._steps(input, weights, reverse)
-        h = states[0]
-        outputs: list[Any] = [None] * len(order)
-        for t in order:
-            x_r, x_z, x_n = F.chunk(projected[t], 3, 1)
-            h_r, h_z, h_n = F.chunk(linear(h, weights[1], weights[3]), 3, 1)
-            reset = F.sigmoid(F.add(h_r, x_r))
-            update = F.sigmoid(F.add(h_z, x_z))
-            new = F.tanh(F.add(x_n, F.mul(h_n, reset)))
-            h = F.add(F.mul(F.sub(h, new), update), new)
-            outputs[t] = h
-        return [F.stack(outputs, 0), h]
+    def _cell(self, h: Tensor, projected: Tensor, weights: list[Any]) -> Tensor:
+        x_r, x_z, x_n = F.chunk(projected, 3, 1)
+        h_r, h_z, h_n = F.chunk(linear(h, weights[1], weights[3]), 3, 1)
+        reset = F.sigmoid(F.add(h_r, x_r))
+        update = F.sigmoid(F.add(h_z, x_z))
+        new = F.tanh(F.add(x_n, F.mul(h_n, reset)))
+        return F.add(F.mul(F.sub(h, new), update), new)
 
 
 class LSTM(_RNNBase):
