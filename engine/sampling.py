@@ -8,7 +8,6 @@ leaves it.
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any
 
@@ -32,8 +31,6 @@ MASK24 = np.uint64((1 << 24) - 1)
 MASK53 = np.uint64((1 << 53) - 1)
 NORMAL_FILL_MIN = 16  # tensors this large (and contiguous) take the vectorised normal fill
 FILL_CHUNK_BLOCKS = 4096  # blocks of 16 normals computed together (a measured sweet spot)
-THREADED_CHUNKS = 4  # from this many chunks (262,144 normals) on, two threads share them
-FILL_THREADS = 2
 
 
 def uniform_float(generator: Generator, count: int) -> np.ndarray:
@@ -86,30 +83,14 @@ def _fill_chunk_float(chunk: np.ndarray, out: np.ndarray, mean: float, std: floa
 def _fill_blocks_float(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
     """normal_fill_16_AVX2 over whole blocks of 16: the first 8 uniforms give the radius, the
     last 8 the angle; cosines fill the first half of the block, sines the second. Done in
-    chunks that stay in the processor's cache; a large tensor's chunks are shared by two
-    threads (numpy's loops let go of the interpreter lock, and each chunk writes only its own
-    rows, so the values are the same as on one thread)."""
+    chunks that stay in the processor's cache (two threads gained nothing: numpy's calls on
+    chunks this size are too short to overlap)."""
     blocks = uniforms.reshape(-1, 16)
     values = np.empty_like(blocks)
-    starts = range(0, len(blocks), FILL_CHUNK_BLOCKS)
-
-    def fill(start: int) -> None:
+    for start in range(0, len(blocks), FILL_CHUNK_BLOCKS):
         end = start + FILL_CHUNK_BLOCKS
         _fill_chunk_float(blocks[start:end], values[start:end], mean, std)
-
-    if len(starts) >= THREADED_CHUNKS:
-        list(_fill_pool().map(fill, starts))
-    else:
-        for start in starts:
-            fill(start)
     return values.ravel()
-
-
-@functools.cache
-def _fill_pool() -> Any:
-    from concurrent.futures import ThreadPoolExecutor  # only programs drawing millions need it
-
-    return ThreadPoolExecutor(max_workers=FILL_THREADS, thread_name_prefix="agraph-normal")
 
 
 def _fill_blocks_double(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
