@@ -39,29 +39,43 @@ def _sequential(start: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.cumsum(np.concatenate([start[None], rows]), axis=0)[-1]
 
 
+def _sum_from_zero(rows: np.ndarray) -> np.ndarray:
+    """+0 + rows[0] + rows[1] + ... over axis 0, one rounding per addition (accumulate is
+    sequential). Starting from the first row instead of +0 can change only the sign of a sum
+    of -0s, which the final `+ 0` settles as torch has it."""
+    if not len(rows):
+        return np.zeros(rows.shape[1:], dtype=rows.dtype)
+    return np.add.accumulate(rows, axis=0)[-1] + 0  # type: ignore[no-any-return]
+
+
+def _group_sums(rows: np.ndarray, step: int) -> np.ndarray:
+    """The sums (each from +0) of consecutive groups of `step` rows; len(rows) % step == 0."""
+    groups = rows.reshape(len(rows) // step, step, *rows.shape[1:])
+    if not len(groups):
+        return groups[:, 0]
+    return np.add.accumulate(groups, axis=1)[:, -1] + 0  # type: ignore[no-any-return]
+
+
 def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
-    """Sum over axis 0 in torch's cascade of 4 levels of 2**level_power-row chunks."""
+    """Sum over axis 0 in torch's cascade of 4 levels of 2**level_power-row chunks: level 0
+    sums each chunk of `step` rows, levels 1 and 2 add `step` sums of the level below and
+    pass theirs up, level 3 adds all it gets; at the end the rows left over and the levels'
+    open sums are added, level 0 first. Each level is computed for all its groups at once."""
     size = rows.shape[0]
     power = max(4, _ceil_log2(size) // LEVELS)
     step = 1 << power
-    mask = step - 1
-    zero = np.zeros(rows.shape[1:], dtype=rows.dtype)
-    acc = [zero] * LEVELS
-    i = 0
-    while i + step <= size:
-        acc[0] = _sequential(acc[0], rows[i:i + step])
-        i += step
-        for j in range(1, LEVELS):
-            acc[j] = acc[j] + acc[j - 1]
-            acc[j - 1] = zero
-            if i & (mask << (j * power)):
-                break
-    acc[0] = _sequential(acc[0], rows[i:])
-    if size < step:  # no chunk was complete: the other levels hold zeros (adding +0 is exact:
-        return acc[0]  # a sum that starts at +0 is never -0)
-    for j in range(1, LEVELS):
-        acc[0] = acc[0] + acc[j]
-    return acc[0]
+    full = size // step
+    total = _sum_from_zero(rows[full * step:])
+    if not full:  # no chunk was complete: the other levels hold zeros (adding +0 is exact:
+        return total  # a sum that starts at +0 is never -0)
+    sums = _group_sums(rows[:full * step], step)
+    for _ in range(LEVELS - 2):  # levels 1 and 2 pass a sum up for every `step` they add
+        if len(sums) < step:  # nothing passes up: the levels above add +0s
+            return total + _sum_from_zero(sums) + 0  # type: ignore[no-any-return]
+        passed = (len(sums) // step) * step
+        total = total + _sum_from_zero(sums[passed:])
+        sums = _group_sums(sums[:passed], step)
+    return total + _sum_from_zero(sums)  # type: ignore[no-any-return]  # the last level
 
 
 def _row_sum(rows: np.ndarray) -> np.ndarray:
@@ -75,9 +89,9 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
     return first
 
 
-def _small_total(x: np.ndarray, lanes: int) -> np.ndarray | None:
-    """The sum of a short contiguous 1-D array in the same order as `_loop2d`, in a handful of
-    numpy calls (a training loop sums small tensors many times); None when it is not short.
+def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
+    """The sum of a contiguous 1-D array in the same order as `_loop2d`, in a handful of
+    numpy calls (a training loop sums tensors many times).
 
     A cumsum starts from the first term where torch starts from +0: the two can differ only in
     the sign of a zero result, which the final `+ 0` settles as torch has it.
@@ -92,22 +106,23 @@ def _small_total(x: np.ndarray, lanes: int) -> np.ndarray | None:
             order = x[[0, *range(ILP, size), *range(1, ILP)]]
         return accumulate(order)[-1] + 0  # type: ignore[no-any-return]
     size_ilp = vectors // ILP
-    if size_ilp >= 16:
-        return None
-    # np.add.reduce over axis 0 adds row after row (numpy's pairwise sum is only along the
-    # contiguous axis), which is the sequential order of each lane's partial sum.
-    reduce = np.add.reduce
     end = vectors * lanes
-    if size_ilp:
-        grouped = size_ilp * ILP * lanes
-        partials = reduce(x[:grouped].reshape(size_ilp, ILP * lanes), 0).reshape(ILP, lanes)
-        if end > grouped:  # the leftover vectors go into the first partial sum
-            rows = np.concatenate((partials[:1], x[grouped:end].reshape(-1, lanes), partials[1:]))
+    if size_ilp >= 16:  # at least one complete chunk: torch's cascade
+        first = _row_sum(x[:end].reshape(vectors, lanes))
+    else:  # one chunk: np.add.reduce over axis 0 adds row after row (numpy's pairwise sum is
+        # only along the contiguous axis), the sequential order of each lane's partial sum
+        reduce = np.add.reduce
+        if size_ilp:
+            grouped = size_ilp * ILP * lanes
+            partials = reduce(x[:grouped].reshape(size_ilp, ILP * lanes), 0).reshape(ILP, lanes)
+            if end > grouped:  # the leftover vectors go into the first partial sum
+                rows = np.concatenate((partials[:1], x[grouped:end].reshape(-1, lanes),
+                                       partials[1:]))
+            else:
+                rows = partials
         else:
-            rows = partials
-    else:
-        rows = x[:end].reshape(vectors, lanes)
-    first = reduce(rows, 0)
+            rows = x[:end].reshape(vectors, lanes)
+        first = reduce(rows, 0)
     if end < size:
         first = np.concatenate((x[end:], first))
     return accumulate(first)[-1] + 0  # type: ignore[no-any-return]
@@ -250,9 +265,8 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
         if result_shape == ():
             result_shape = _TOTAL_SHAPES[key] = _total_shape(a.shape, dims, keepdim)
         if result_shape is not None:  # everything is summed into one value (the common case)
-            total = _small_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
-            if total is not None:
-                return np.asarray(total.reshape(result_shape))
+            total = _contiguous_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
+            return np.asarray(total.reshape(result_shape))
     reduced = [dims is None or d in dims for d in range(ndim)]
     out_shape = tuple(1 if reduced[d] else a.shape[d] for d in range(ndim))
     out = np.zeros(max(1, math.prod(out_shape)), dtype=a.dtype)
