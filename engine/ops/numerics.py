@@ -39,21 +39,25 @@ def _sequential(start: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.cumsum(np.concatenate([start[None], rows]), axis=0)[-1]
 
 
-def _sum_from_zero(rows: np.ndarray) -> np.ndarray:
-    """+0 + rows[0] + rows[1] + ... over axis 0, one rounding per addition (accumulate is
-    sequential). Starting from the first row instead of +0 can change only the sign of a sum
-    of -0s, which the final `+ 0` settles as torch has it."""
-    if not len(rows):
-        return np.zeros(rows.shape[1:], dtype=rows.dtype)
-    return np.add.accumulate(rows, axis=0)[-1] + 0  # type: ignore[no-any-return]
+def _sum_from_zero(rows: np.ndarray, axis: int = 0) -> np.ndarray:
+    """+0 + rows[0] + rows[1] + ... along `axis`, one rounding per addition.
+
+    np.add.reduce adds one row after another unless `axis` is the fast one in memory (numpy
+    sums pairwise only along that axis); accumulate always does. Starting from the first row
+    instead of +0 can change only the sign of a sum of -0s, which the `+ 0` settles as torch
+    has it.
+    """
+    if axis == 0 and len(rows) <= 16 and not rows.flags.c_contiguous:
+        return _sequential(np.zeros(rows.shape[1:], dtype=rows.dtype), rows)  # few: quicker
+    if rows.shape[axis] and (not rows.flags.c_contiguous or math.prod(rows.shape[axis + 1:]) < 2):
+        last = (slice(None),) * axis + (-1,)
+        return np.add.accumulate(rows, axis)[last] + 0  # type: ignore[no-any-return]
+    return np.add.reduce(rows, axis) + 0  # type: ignore[no-any-return]  # of no rows: +0
 
 
 def _group_sums(rows: np.ndarray, step: int) -> np.ndarray:
     """The sums (each from +0) of consecutive groups of `step` rows; len(rows) % step == 0."""
-    groups = rows.reshape(len(rows) // step, step, *rows.shape[1:])
-    if not len(groups):
-        return groups[:, 0]
-    return np.add.accumulate(groups, axis=1)[:, -1] + 0  # type: ignore[no-any-return]
+    return _sum_from_zero(rows.reshape(len(rows) // step, step, *rows.shape[1:]), 1)
 
 
 def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
