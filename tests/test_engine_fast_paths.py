@@ -189,3 +189,20 @@ def test_sgd_update_values() -> None:
         w -= 0.1 * w.grad
     assert w.array.tolist() == [np.float32(2.0) - np.float32(0.1) * np.float32(4.0)]
     assert w._version[0] == 1
+
+
+@pytest.mark.parametrize("exponent", [4, 5, 6])
+def test_small_float32_powers_round_as_numpys_pow(exponent: int) -> None:
+    """`x ** 4` .. `x ** 6` on float32 come from float64 products, not pow: every float32
+    significand in [1, 2), and a sample of them at other signs and scales (zeros, subnormal
+    results and overflows too), must round to what numpy's float64 pow rounds to."""
+    from engine.ops.arith import _float_power
+
+    significands = (np.arange(1 << 23, dtype=np.uint32) | np.uint32(0x3F800000)).view(np.float32)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, 3.4e38], dtype=np.float32)
+    with np.errstate(all="ignore"):
+        for scale, every in ((1.0, 1), (-1.0, 97), (2.0**-40, 97), (-(2.0**-120), 97),
+                             (2.0**25, 97), (2.0**31, 97)):
+            x = np.concatenate([significands[::every] * np.float32(scale), specials])
+            expected = np.power(x.astype(np.float64), float(exponent)).astype(np.float32)
+            assert _float_power(x, exponent).tobytes() == expected.tobytes()

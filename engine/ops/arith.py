@@ -207,8 +207,38 @@ def _float_power(a: np.ndarray, exponent: Any) -> np.ndarray:
     if exponent == -1:
         return np.ones((), dtype=a.dtype) / a
     if a.dtype == np.float32:
+        if exponent in (4, 5, 6) and a.ndim:  # (a 0-d array gains nothing)
+            return _small_power(a, exponent)
         return np.power(a.astype(np.float64), float(exponent)).astype(np.float32)
     return np.power(a, np.asarray(exponent, dtype=a.dtype))
+
+
+def _small_power(a: np.ndarray, exponent: int) -> np.ndarray:
+    """float32 `a ** exponent` for 4, 5 and 6, the float32 that numpy's float64 pow rounds to
+    (what `_float_power` gives for other exponents), from float64 products: several times
+    faster than pow. A float32's square is exact in float64, so the product is within about
+    one float64 ulp of the true power (no overflow or underflow up to the 6th power), and
+    numpy's pow is within a few. Both round to the same float32 unless the power lies within
+    2**-40 of its size from a float32 rounding boundary; those elements (about 1 in 50,000,
+    and infinities, NaNs and overflows) take numpy's pow itself."""
+    wide = a.astype(np.float64)
+    square = wide * wide
+    power = square * square
+    if exponent == 5:
+        power = power * wide
+    elif exponent == 6:
+        power = power * square
+    result = power.astype(np.float32)
+    bits = result.view(np.uint32)
+    magnitude = (bits & np.uint32(0x7F800000)).view(np.float32).astype(np.float64)  # 2**e
+    # half the float32 spacing around the result (half that again below a power of two)
+    half_ulp = np.maximum(magnitude * np.where(bits & np.uint32(0x7FFFFF), 2.0**-24, 2.0**-25),
+                          2.0**-150)
+    safe = np.abs(power - result) + np.abs(power) * 2.0**-40 < half_ulp
+    if not safe.all():
+        unsafe = ~safe
+        result[unsafe] = np.power(wide[unsafe], float(exponent)).astype(np.float32)
+    return result
 
 
 class PowTensor(Function):
