@@ -39,47 +39,48 @@ def _sequential(start: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.cumsum(np.concatenate([start[None], rows]), axis=0)[-1]
 
 
-def _sum_from_zero(rows: np.ndarray, axis: int = 0) -> np.ndarray:
-    """+0 + rows[0] + rows[1] + ... along `axis`, one rounding per addition.
+def _ordered_sum(rows: np.ndarray, axis: int = 0) -> np.ndarray:
+    """rows[0] + rows[1] + ... along `axis` (+0 for no rows), one rounding per addition.
 
     np.add.reduce adds one row after another unless `axis` is the fast one in memory (numpy
-    sums pairwise only along that axis); accumulate always does. Starting from the first row
-    instead of +0 can change only the sign of a sum of -0s, which the `+ 0` settles as torch
-    has it.
+    sums pairwise only along that axis); accumulate always does. Torch starts each sum at +0,
+    this at the first row: a sum of -0s is -0 here and +0 in torch, and nothing else differs,
+    also after further additions, so the last addition of a sum into +0 settles it.
     """
     if axis == 0 and len(rows) <= 16 and not rows.flags.c_contiguous:
         return _sequential(np.zeros(rows.shape[1:], dtype=rows.dtype), rows)  # few: quicker
     if rows.shape[axis] and (not rows.flags.c_contiguous or math.prod(rows.shape[axis + 1:]) < 2):
         last = (slice(None),) * axis + (-1,)
-        return np.add.accumulate(rows, axis)[last] + 0  # type: ignore[no-any-return]
-    return np.add.reduce(rows, axis) + 0  # type: ignore[no-any-return]  # of no rows: +0
+        return np.add.accumulate(rows, axis)[last]  # type: ignore[no-any-return]
+    return np.add.reduce(rows, axis)  # type: ignore[no-any-return]
 
 
 def _group_sums(rows: np.ndarray, step: int) -> np.ndarray:
-    """The sums (each from +0) of consecutive groups of `step` rows; len(rows) % step == 0."""
-    return _sum_from_zero(rows.reshape(len(rows) // step, step, *rows.shape[1:]), 1)
+    """The sums of consecutive groups of `step` rows; len(rows) % step == 0."""
+    return _ordered_sum(rows.reshape(len(rows) // step, step, *rows.shape[1:]), 1)
 
 
 def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
     """Sum over axis 0 in torch's cascade of 4 levels of 2**level_power-row chunks: level 0
     sums each chunk of `step` rows, levels 1 and 2 add `step` sums of the level below and
     pass theirs up, level 3 adds all it gets; at the end the rows left over and the levels'
-    open sums are added, level 0 first. Each level is computed for all its groups at once."""
+    open sums are added, level 0 first. Each level is computed for all its groups at once;
+    a level that holds nothing adds +0, which changes nothing (`_ordered_sum`)."""
     size = rows.shape[0]
     power = max(4, _ceil_log2(size) // LEVELS)
     step = 1 << power
     full = size // step
-    total = _sum_from_zero(rows[full * step:])
-    if not full:  # no chunk was complete: the other levels hold zeros (adding +0 is exact:
-        return total  # a sum that starts at +0 is never -0)
+    total = _ordered_sum(rows[full * step:])
+    if not full:
+        return total
     sums = _group_sums(rows[:full * step], step)
     for _ in range(LEVELS - 2):  # levels 1 and 2 pass a sum up for every `step` they add
-        if len(sums) < step:  # nothing passes up: the levels above add +0s
-            return total + _sum_from_zero(sums) + 0  # type: ignore[no-any-return]
+        if len(sums) < step:  # nothing passes up
+            break
         passed = (len(sums) // step) * step
-        total = total + _sum_from_zero(sums[passed:])
+        total = total + _ordered_sum(sums[passed:])
         sums = _group_sums(sums[:passed], step)
-    return total + _sum_from_zero(sums)  # type: ignore[no-any-return]  # the last level
+    return total + _ordered_sum(sums)  # type: ignore[no-any-return]
 
 
 def _row_sum(rows: np.ndarray) -> np.ndarray:
@@ -95,11 +96,9 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
 
 def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
     """The sum of a contiguous 1-D array in the same order as `_loop2d`, in a handful of
-    numpy calls (a training loop sums tensors many times).
-
-    A cumsum starts from the first term where torch starts from +0: the two can differ only in
-    the sign of a zero result, which the final `+ 0` settles as torch has it.
-    """
+    numpy calls (a training loop sums tensors many times): `_row_sum` of its vectors with
+    the 4 partial sums side by side in one row of 4 * lanes, then the elements after the last
+    vector, then the lanes. The final `+ 0` settles the sign of a zero (`_ordered_sum`)."""
     size = x.shape[0]
     vectors = size // lanes
     accumulate = np.add.accumulate  # the ufunc method: cumsum without numpy's wrapper
@@ -111,22 +110,16 @@ def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
         return accumulate(order)[-1] + 0  # type: ignore[no-any-return]
     size_ilp = vectors // ILP
     end = vectors * lanes
-    if size_ilp >= 16:  # at least one complete chunk: torch's cascade
-        first = _row_sum(x[:end].reshape(vectors, lanes))
-    else:  # one chunk: np.add.reduce over axis 0 adds row after row (numpy's pairwise sum is
-        # only along the contiguous axis), the sequential order of each lane's partial sum
-        reduce = np.add.reduce
-        if size_ilp:
-            grouped = size_ilp * ILP * lanes
-            partials = reduce(x[:grouped].reshape(size_ilp, ILP * lanes), 0).reshape(ILP, lanes)
-            if end > grouped:  # the leftover vectors go into the first partial sum
-                rows = np.concatenate((partials[:1], x[grouped:end].reshape(-1, lanes),
-                                       partials[1:]))
-            else:
-                rows = partials
+    grouped = size_ilp * ILP * lanes
+    if size_ilp:
+        partials = _multi_row_sum(x[:grouped].reshape(size_ilp, ILP * lanes)).reshape(ILP, lanes)
+        if end > grouped:  # the leftover vectors go into the first partial sum
+            rows = np.concatenate((partials[:1], x[grouped:end].reshape(-1, lanes), partials[1:]))
         else:
-            rows = x[:end].reshape(vectors, lanes)
-        first = reduce(rows, 0)
+            rows = partials
+    else:
+        rows = x[:end].reshape(vectors, lanes)
+    first = np.add.reduce(rows, 0)  # rows of `lanes` >= 4 values: added in order
     if end < size:
         first = np.concatenate((x[end:], first))
     return accumulate(first)[-1] + 0  # type: ignore[no-any-return]
