@@ -43,16 +43,18 @@ def _ordered_sum(rows: np.ndarray, axis: int = 0) -> np.ndarray:
     """rows[0] + rows[1] + ... along `axis` (+0 for no rows), one rounding per addition.
 
     np.add.reduce adds one row after another unless `axis` is the fast one in memory (numpy
-    sums pairwise only along that axis); accumulate always does. Torch starts each sum at +0,
-    this at the first row: a sum of -0s is -0 here and +0 in torch, and nothing else differs,
-    also after further additions, so the last addition of a sum into +0 settles it.
+    sums pairwise only along that axis); elsewhere a loop adds the rows into one result (no
+    temporary as big as `rows`). Torch starts each sum at +0, reduce at the first row: a sum of
+    -0s is -0 there and +0 in torch, and nothing else differs, also after further additions,
+    so the last addition of a sum into +0 settles it.
     """
-    if axis == 0 and len(rows) <= 16 and not rows.flags.c_contiguous:
-        return _sequential(np.zeros(rows.shape[1:], dtype=rows.dtype), rows)  # few: quicker
-    if rows.shape[axis] and (not rows.flags.c_contiguous or math.prod(rows.shape[axis + 1:]) < 2):
-        last = (slice(None),) * axis + (-1,)
-        return np.add.accumulate(rows, axis)[last]  # type: ignore[no-any-return]
-    return np.add.reduce(rows, axis)  # type: ignore[no-any-return]
+    if rows.flags.c_contiguous and math.prod(rows.shape[axis + 1:]) >= 2:
+        return np.add.reduce(rows, axis)  # type: ignore[no-any-return]
+    total = np.zeros(rows.shape[:axis] + rows.shape[axis + 1:], dtype=rows.dtype)
+    before = (slice(None),) * axis
+    for i in range(rows.shape[axis]):
+        np.add(total, rows[before + (i,)], out=total)
+    return total
 
 
 def _group_sums(rows: np.ndarray, step: int) -> np.ndarray:
