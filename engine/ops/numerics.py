@@ -15,6 +15,7 @@ emulated (a float64 exp rounded once agrees with it nearly always).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -266,21 +267,13 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
         if result_shape is not None:  # everything is summed into one value (the common case)
             total = _contiguous_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
             return np.asarray(total.reshape(result_shape))
-    reduced = [dims is None or d in dims for d in range(ndim)]
-    out_shape = tuple(1 if reduced[d] else a.shape[d] for d in range(ndim))
+    out_shape, kept, shape, outs, ins = _plan(a.shape, tuple(s // a.itemsize for s in a.strides),
+                                              dims)
     out = np.zeros(max(1, math.prod(out_shape)), dtype=a.dtype)
     if a.size and ndim == 0:
         out[0] = out[0] + a
     elif a.size:
         lanes = VECTOR_BYTES // a.dtype.itemsize
-        in_strides = [s // a.itemsize for s in a.strides]
-        out_strides = [0 if reduced[d] else int(np.prod(out_shape[d + 1:])) for d in range(ndim)]
-        perm = _iteration_order(list(a.shape), [out_strides, in_strides])
-        shape, (outs, ins) = _coalesce(
-            [a.shape[d] for d in perm],
-            [[out_strides[d] for d in perm], [in_strides[d] for d in perm]])
-        while len(shape) < 2:
-            shape, outs, ins = shape + [1], outs + [0], ins + [0]
         view = np.lib.stride_tricks.as_strided(
             a, shape=tuple(reversed(shape)), strides=tuple(s * a.itemsize for s in reversed(ins)),
             writeable=False)
@@ -299,7 +292,27 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
     result = out.reshape(out_shape)
     if keepdim:
         return result
-    return result.reshape(tuple(a.shape[d] for d in range(ndim) if not reduced[d]))
+    return result.reshape(kept)
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan(shape: tuple[int, ...], strides: tuple[int, ...], dims: tuple[int, ...] | None
+          ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                     tuple[int, ...]]:
+    """How TensorIterator walks a sum of `dims` of a tensor (strides in elements): the
+    result's shape with and without the summed dims, then the loop's coalesced sizes and the
+    output's and input's strides, fastest first (at least two of each)."""
+    ndim = len(shape)
+    reduced = [dims is None or d in dims for d in range(ndim)]
+    out_shape = tuple(1 if reduced[d] else shape[d] for d in range(ndim))
+    out_strides = [0 if reduced[d] else math.prod(out_shape[d + 1:]) for d in range(ndim)]
+    perm = _iteration_order(list(shape), [out_strides, list(strides)])
+    loop, (outs, ins) = _coalesce([shape[d] for d in perm],
+                                  [[out_strides[d] for d in perm], [strides[d] for d in perm]])
+    while len(loop) < 2:
+        loop, outs, ins = loop + [1], outs + [0], ins + [0]
+    kept = tuple(shape[d] for d in range(ndim) if not reduced[d])
+    return out_shape, kept, tuple(loop), tuple(outs), tuple(ins)
 
 
 def torch_sum(a: np.ndarray, dims: tuple[int, ...] | None = None,
