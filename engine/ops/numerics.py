@@ -115,7 +115,9 @@ def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
     end = vectors * lanes
     grouped = size_ilp * ILP * lanes
     if size_ilp:
-        partials = _multi_row_sum(x[:grouped].reshape(size_ilp, ILP * lanes)).reshape(ILP, lanes)
+        rows = x[:grouped].reshape(size_ilp, ILP * lanes)
+        partials = (np.add.reduce(rows, 0) if size_ilp < 16 else  # one chunk: in order
+                    _multi_row_sum(rows)).reshape(ILP, lanes)
         if end > grouped:  # the leftover vectors go into the first partial sum
             rows = np.concatenate((partials[:1], x[grouped:end].reshape(-1, lanes), partials[1:]))
         else:
