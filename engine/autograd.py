@@ -169,8 +169,9 @@ class AccumulateGrad(Node):
         grad = grads[0]
         if grad is not None:
             accumulate_into(self.variable, grad)
-            for hook in list(post_accumulate_hooks(self.variable, create=False)):
-                hook(self.variable)
+            if _POST_ACCUMULATE_HOOKS:  # (none registered in this run: nothing to look up)
+                for hook in list(post_accumulate_hooks(self.variable, create=False)):
+                    hook(self.variable)
         return ()
 
 
@@ -644,7 +645,8 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
         while ready:
             node = pop(ready)[2]
             grads = buffers.pop(node, _NO_GRADS)
-            if node.pre_hooks or node.retained or node.__class__ is AccumulateGrad:
+            if node.pre_hooks or node.retained or (node.__class__ is AccumulateGrad
+                                                    and node.variable._hooks):  # type: ignore
                 grads = _run_pre_hooks(node, list(grads))
             if node.node_pre_hooks:
                 for hook in node.node_pre_hooks:

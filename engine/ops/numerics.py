@@ -411,9 +411,8 @@ def fmadd(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
     """x * y + z rounded once (torch's vectorized fmadd, as in the lerp kernel and the
     optimizers); exact for float32 through float64."""
     dtype = np.result_type(x, y, z)
-    if dtype.itemsize < 8:
-        wide = np.float64
-        return (x.astype(wide) * y.astype(wide) + z.astype(wide)).astype(dtype)
+    if dtype.itemsize < 8:  # (z joins the float64 product as float64)
+        return (np.multiply(x, y, dtype=np.float64) + z).astype(dtype)  # type: ignore
     return np.asarray(x * y + z, dtype=dtype)
 
 
