@@ -407,9 +407,15 @@ def sigmoid(a: np.ndarray) -> np.ndarray:
     return out.reshape(a.shape)
 
 
+_FLOAT32 = np.dtype(np.float32)
+
+
 def fmadd(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
     """x * y + z rounded once (torch's vectorized fmadd, as in the lerp kernel and the
     optimizers); exact for float32 through float64."""
+    if (x.ndim == y.ndim == z.ndim == 0 and x.dtype is _FLOAT32 and y.dtype is _FLOAT32
+            and z.dtype is _FLOAT32):  # one float32 each (a scalar parameter): python floats
+        return np.float32(float(x) * float(y) + float(z))  # type: ignore[return-value]
     dtype = np.result_type(x, y, z)
     if dtype.itemsize < 8:  # (z joins the float64 product as float64)
         return (np.multiply(x, y, dtype=np.float64) + z).astype(dtype)  # type: ignore
