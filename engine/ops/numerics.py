@@ -58,32 +58,31 @@ def _ordered_sum(rows: np.ndarray, axis: int = 0) -> np.ndarray:
     return total
 
 
-def _group_sums(rows: np.ndarray, step: int) -> np.ndarray:
-    """The sums of consecutive groups of `step` rows; len(rows) % step == 0."""
-    return _ordered_sum(rows.reshape(len(rows) // step, step, *rows.shape[1:]), 1)
-
-
 def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
     """Sum over axis 0 in torch's cascade of 4 levels of 2**level_power-row chunks: level 0
     sums each chunk of `step` rows, levels 1 and 2 add `step` sums of the level below and
     pass theirs up, level 3 adds all it gets; at the end the rows left over and the levels'
     open sums are added, level 0 first. Each level is computed for all its groups at once;
     a level that holds nothing adds +0, which changes nothing (`_ordered_sum`)."""
-    size = rows.shape[0]
+    size, rest = rows.shape[0], rows.shape[1:]
     power = max(4, _ceil_log2(size) // LEVELS)
     step = 1 << power
     full = size // step
-    total = _ordered_sum(rows[full * step:])
+    # C-contiguous rows of 2 or more values: np.add.reduce adds in order, and so it does on
+    # every slice, group and sum made below (the usual case, decided once); else the loop
+    add: Any = (np.add.reduce if rows.flags.c_contiguous and math.prod(rest) >= 2
+                else _ordered_sum)
+    total = add(rows[full * step:], 0)
     if not full:
-        return total
-    sums = _group_sums(rows[:full * step], step)
+        return total  # type: ignore[no-any-return]
+    sums = add(rows[:full * step].reshape(full, step, *rest), 1)
     for _ in range(LEVELS - 2):  # levels 1 and 2 pass a sum up for every `step` they add
         if len(sums) < step:  # nothing passes up
             break
         passed = (len(sums) // step) * step
-        total = total + _ordered_sum(sums[passed:])
-        sums = _group_sums(sums[:passed], step)
-    return total + _ordered_sum(sums)  # type: ignore[no-any-return]
+        total = total + add(sums[passed:], 0)
+        sums = add(sums[:passed].reshape(passed // step, step, *rest), 1)
+    return total + add(sums, 0)  # type: ignore[no-any-return]
 
 
 def _row_sum(rows: np.ndarray) -> np.ndarray:
