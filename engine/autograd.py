@@ -169,9 +169,8 @@ class AccumulateGrad(Node):
         grad = grads[0]
         if grad is not None:
             accumulate_into(self.variable, grad)
-            if _POST_ACCUMULATE_HOOKS:  # (none registered in this run: nothing to look up)
-                for hook in list(post_accumulate_hooks(self.variable, create=False)):
-                    hook(self.variable)
+            for hook in list(post_accumulate_hooks(self.variable, create=False)):
+                hook(self.variable)
         return ()
 
 
