@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from engine import budget, dtypes
@@ -39,15 +41,34 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.dtype.kind != "f" or work > SMALL_PRODUCT or k == 0 or k > 256:
         return a @ b  # type: ignore[no-any-return]
     fused = a.dtype == np.float32 and columns >= 12 and rows >= 4
-    total = np.zeros((*batch, rows, columns), dtype=np.result_type(a, b))  # +0, not -0
-    if fused:  # the float64 product of two floats is exact: one rounding, as an FMA
-        wide = a.astype(np.float64)  # converted once (exact), not once per column of a
-        for t in range(k):
-            total = (wide[..., :, t:t + 1] * b[..., t:t + 1, :] + total).astype(np.float32)
-        return total  # type: ignore[no-any-return]
-    for t in range(k):
-        total = total + a[..., :, t:t + 1] * b[..., t:t + 1, :]
-    return total  # type: ignore[no-any-return]
+    if fused:  # the float64 product of two floats is exact: one rounding per step, as an FMA
+        products = _products(a.astype(np.float64), b)
+        total = np.zeros(products.shape[1:], dtype=np.float32)  # +0, not -0
+        wide = np.empty(products.shape[1:])
+        for product in products:
+            np.add(product, total, out=wide)
+            total[...] = wide  # rounded to float32
+        return total
+    # each product rounded, then added from the first on; a sum of -0 products is -0 that way
+    # and +0 in MKL's order (which starts from +0), so `+ 0` ends it; nothing else differs
+    products = _products(a, b)
+    if math.prod(products.shape[1:]) < 2:  # a lone output: reduce would add pairwise
+        return np.add.accumulate(products, 0)[-1] + 0  # type: ignore[no-any-return]
+    return np.add.reduce(products, 0) + 0  # type: ignore[no-any-return]  # in order over k
+
+
+def _products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Every product of `a @ b`, k first: (k, *batch, rows, columns), C-contiguous (so a
+    reduction over k adds them one after another)."""
+    ndim = max(a.ndim, b.ndim)
+    if a.ndim < ndim:
+        a = a.reshape((1,) * (ndim - a.ndim) + a.shape)
+    if b.ndim < ndim:
+        b = b.reshape((1,) * (ndim - b.ndim) + b.shape)
+    batch = tuple(range(ndim - 2))
+    a_k = a.transpose((ndim - 1, *batch, ndim - 2))[..., None]  # (k, *batch, rows, 1)
+    b_k = b.transpose((ndim - 2, *batch, ndim - 1))[..., None, :]  # (k, *batch, 1, columns)
+    return np.multiply(a_k, b_k, order="C")  # type: ignore[no-any-return]
 
 
 def _c_name(name: str) -> str:
