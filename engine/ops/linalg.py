@@ -29,8 +29,8 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     Large products go to BLAS (MKL blocks them in its own way there)."""
     k = a.shape[-1]
     rows, columns = a.shape[-2], b.shape[-1]
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    outputs = int(np.prod(batch)) * rows * columns
+    batch = () if a.ndim == b.ndim == 2 else np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    outputs = math.prod(batch) * rows * columns
     if outputs > SMALL_PRODUCT:  # a result can be far bigger than its inputs (outer products)
         budget.check_shape((*batch, rows, columns), max(a.itemsize, b.itemsize))
     work = outputs * k
@@ -44,10 +44,11 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if fused:  # the float64 product of two floats is exact: one rounding per step, as an FMA
         products = _products(a.astype(np.float64), b)
         total = np.zeros(products.shape[1:], dtype=np.float32)  # +0, not -0
-        wide = np.empty(products.shape[1:])
+        wide = np.zeros(products.shape[1:])  # total, as float64
         for product in products:
-            np.add(product, total, out=wide)
+            np.add(product, wide, out=wide)
             total[...] = wide  # rounded to float32
+            wide[...] = total
         return total
     # each product rounded, then added from the first on; a sum of -0 products is -0 that way
     # and +0 in MKL's order (which starts from +0), so `+ 0` ends it; nothing else differs
