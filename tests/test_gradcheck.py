@@ -226,7 +226,9 @@ CHECKS: list[Check] = [
     C(pointwise.Floor, lambda a: a.floor() * a, one(), avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)),
     C(pointwise.Ceil, lambda a: a.ceil() * a, one(), avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)),
     C(pointwise.Round, lambda a: a.round() * a, one(), avoid=(-1.5, -0.5, 0.5, 1.5)),
-    C(pointwise.RoundDecimals, lambda a: F.round(a, decimals=1) + a, one()),
+    # inside one rounding step (0.35, 0.45): hypothesis likes round numbers such as 0.05, where
+    # a finite difference jumps the step
+    C(pointwise.RoundDecimals, lambda a: F.round(a, decimals=1) + a, one(), low=0.36, high=0.44),
     C(pointwise.Trunc, lambda a: a.trunc() * a, one(), avoid=(-2.0, -1.0, 0.0, 1.0, 2.0)),
     C(pointwise.Exp, lambda a: a.exp(), one()),
     C(pointwise.Log, lambda a: a.log(), one(), low=0.3, high=3.0),
