@@ -5,8 +5,10 @@ than MKL's; the last bits differ, and a training loop that prints `loss.item()` 
 tutorial page within a few steps. What MKL 2024.2 (torch 2.13) does was read off torch with
 random matrices of every shape class below and checked to the last bit:
 
-- A result of 4, 8, 12, ... rows and at least 12 columns goes through the FMA kernel: each
-  entry a chain of fused multiply-adds over k, from 0. k is cut into blocks: up to 192 in
+- A result of at least 4 rows and 12 columns goes through the FMA kernel: each entry a chain of
+  fused multiply-adds over k. Below 12 rows, the rows beyond the groups of 4 are chains of
+  rounded products and sums instead (read off for 1 row left over, or a multiple of 4 columns,
+  and k of 30 or more). k is cut into blocks: up to 192 in
   one; up to 385 in two halves of k // 2 (and the odd last product alone); beyond, blocks of
   192 and the rest. Each block's chain starts from 0 and the blocks are added left to right.
 - One row, or 2, 3, 4 or 8 columns (or, from 2 or 3 rows, a multiple of 4 columns): each
@@ -15,8 +17,8 @@ random matrices of every shape class below and checked to the last bit:
 - `addmm` (nn.Linear): the bias is added to the first block, then the next blocks; in a chain
   of rounded products, the chain starts from the bias.
 The other shapes (one column from several rows: a matrix-vector kernel; 5-7, 9-11 columns;
-rows left over from groups of 4), float64, batches and products of more than
-`LARGEST` multiply-adds (they would take too long in numpy) keep agraph's general path.
+2 or 3 rows left over below 12 rows with columns not a multiple of 4), float64, batches and
+products of more than `LARGEST` multiply-adds (too long in numpy) keep the general path.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import numpy as np
 
 f32, f64 = np.float32, np.float64
 BLOCK = 192
+EDGE_ROWS = 12  # from this many rows on, the FMA kernel also takes the rows beyond a group of 4
+LEFTOVER_MIN_K = 30  # below, rows left over from the groups of 4 go another way (not pinned down)
 LARGEST = 1 << 21  # multiply-adds of the largest product done in MKL's order (~2M)
 
 
@@ -52,7 +56,9 @@ def reproduced(a: np.ndarray, b: np.ndarray) -> bool:
         if not b.flags.c_contiguous and not (a.flags.f_contiguous and rows > 1):
             return False
         return rows == 1 or columns in (2, 3, 4, 8) or (rows < 4 and columns % 4 == 0)
-    return rows % 4 == 0
+    if rows >= EDGE_ROWS or rows % 4 == 0:
+        return True
+    return k >= LEFTOVER_MIN_K and (rows % 4 == 1 or columns % 4 == 0)
 
 
 def _fused_chain(a64: np.ndarray, b: np.ndarray, start: int, stop: int) -> np.ndarray:
@@ -89,13 +95,17 @@ def matmul(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.n
     full = None if bias is None else np.broadcast_to(bias, (rows, columns))
     if rows < 4 or columns < 12:
         return _plain_chain(a, b, full)  # the bias is where the chain starts
-    a64 = a.astype(f64)
+    fused = rows if rows >= EDGE_ROWS else rows - rows % 4
+    a64 = a[:fused].astype(f64)
     result = None
     for start, stop in k_blocks(a.shape[1]):
         block = _fused_chain(a64, b, start, stop)
         if result is None:
-            result = block if full is None else np.add(full, block, out=block)
+            result = block if full is None else np.add(full[:fused], block, out=block)
         else:
             result += block
     assert result is not None
-    return result
+    if fused == rows:
+        return result
+    rest = _plain_chain(a[fused:], b, None if full is None else full[fused:])
+    return np.concatenate([result, rest])
