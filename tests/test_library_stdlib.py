@@ -1,7 +1,7 @@
 """The standard modules a program can import: math, random, time, functools, itertools,
-collections, typing, dataclasses, os, sys. Values are compared with what CPython's own modules
-give; what would reach the host is refused when used, at its line; sizes are checked before C
-runs."""
+collections, typing, dataclasses, string, os, sys. Values are compared with what CPython's own
+modules give; what would reach the host is refused when used, at its line; sizes are checked
+before C runs."""
 
 from __future__ import annotations
 
@@ -218,6 +218,24 @@ def test_a_mutable_dataclass_default_is_refused_as_python_does() -> None:
     """)
     assert (problem.type_name, problem.line) == ("ValueError", 3)
     assert "mutable default <class 'list'> for field xs is not allowed" in problem.message
+
+
+def test_string_constants_and_capwords_are_pythons() -> None:
+    import string
+
+    program = """
+        import string
+        from string import ascii_letters
+        letters = ascii_letters + " .,;'"
+        print(len(letters), string.digits, string.hexdigits, string.capwords("the  quick fox"))
+        print(string.punctuation, repr(string.whitespace), string.capwords("a-b c", "-"))
+    """
+    count = len(string.ascii_letters + " .,;'")
+    expected = (f"{count} {string.digits} {string.hexdigits} "
+                f"{string.capwords('the  quick fox')}\n{string.punctuation} "
+                f"{string.whitespace!r} {string.capwords('a-b c', '-')}\n")
+    assert output(program) == expected
+    assert error("import string\nt = string.Template('$x')\n").type_name == "AttributeError"
 
 
 def test_time_and_typing() -> None:

@@ -30,6 +30,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "collections": "collections_module",
     "typing": "typing_module",
     "dataclasses": "dataclasses_module",
+    "string": "string_module",
     "os": "host",
     "sys": "host",
     "numpy": "numpy_module",
