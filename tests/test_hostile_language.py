@@ -303,6 +303,12 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
     ("chr out of range is Python's ValueError", "c = chr(10 ** 9)", 1, "ValueError", {}),
     ("a map object's host iterator", "m = map(abs, [1])\nprint(m.__next__)", 2,
      "AttributeError", {}),
+    ("a type's mro through an unbound method", "m = str.mro", 1, "AttributeError", {}),
+    ("an unbound list method over an endless iterator", """
+        import itertools
+        xs = []
+        list.extend(xs, itertools.count())
+    """, 3, "LimitError", {"max_loop_iterations": 1000}),
     ("the class of a frozen dataclass error", """
         from dataclasses import dataclass, FrozenInstanceError
         print(FrozenInstanceError.__subclasses__())

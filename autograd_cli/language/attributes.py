@@ -19,6 +19,7 @@ from autograd_cli.language.objects import (
     BoundMethod,
     BuiltinType,
     Namespace,
+    UnboundMethod,
     UserFunction,
     is_engine_object,
 )
@@ -55,6 +56,8 @@ class AttributeAccess:
 
     def _engine_attribute(self, value: Any, name: str) -> Any:
         kind = type(value)
+        if kind is BuiltinType:
+            return self._unbound_method(value, name)
         if kind is Namespace:
             try:
                 return value.members[name]
@@ -74,6 +77,23 @@ class AttributeAccess:
             raise value.error()
         raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}' (or agraph "
                              "does not support it)")
+
+    def _unbound_method(self, builtin: BuiltinType, name: str) -> Any:
+        """`str.lower`, `list.append`, ...: a method of a plain type read from the type, called
+        with the value first (`sorted(words, key=str.lower)`); the same names and checks as
+        `value.name`."""
+        python_type = builtin.python_type
+        if name not in self._allowed_attributes(python_type) | checked_method_names(python_type):
+            raise AttributeError(f"type object '{python_type.__name__}' has no attribute "
+                                 f"'{name}' (or agraph does not support it)")
+
+        def call(owner: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(owner, python_type):
+                raise TypeError(f"descriptor '{name}' for '{python_type.__name__}' objects "
+                                f"doesn't apply to a '{type(owner).__name__}' object")
+            return self.get_attribute(owner, name)(*args, **kwargs)
+
+        return UnboundMethod(name, python_type.__name__, call)
 
     def _allowed_attributes(self, kind: type) -> frozenset[str]:
         allowed = self.allowed_attributes.get(kind)

@@ -214,8 +214,16 @@ class BuiltinMethod(HostCallable):
         self.function = function
 
 
+class UnboundMethod(BuiltinMethod):
+    """`str.lower` read from the type: called with the value first."""
+
+    __slots__ = ()
+    shown = "<method '{self.name}' of '{self.owner}' objects>"
+
+
 class BuiltinType(HostCallable):
-    """`str`, `list`, ...: callable like the type, known to `isinstance`, no attributes."""
+    """`str`, `list`, ...: callable like the type, known to `isinstance`; its methods read from
+    it are UnboundMethods."""
 
     __slots__ = ("python_type",)
     shown = "<class '{self.name}'>"
