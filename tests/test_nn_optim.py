@@ -6,7 +6,7 @@ test runs it on agraph's engine and compares with GOLDEN, which is what the same
 on real torch. This module never imports torch during the tests; GOLDEN is read from
 golden/nn_optim.json, which this module writes when run under torch 2.13 (and pytest):
 
-    /work/torchenv/bin/python tests/test_nn_optim.py
+    $TORCH_PYTHON tests/test_nn_optim.py
 """
 
 from __future__ import annotations

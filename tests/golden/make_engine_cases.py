@@ -2,7 +2,7 @@
 
 Needs torch 2.13 (CPU), which agraph itself never imports; run it from a scratch venv:
 
-    /work/torchenv/bin/python tests/golden/make_engine_cases.py
+    $TORCH_PYTHON tests/golden/make_engine_cases.py
 
 tests/test_engine.py runs the same cases on agraph's engine and compares. Deterministic output.
 """

@@ -2,7 +2,7 @@
 
 Needs torch 2.13 (CPU), which agraph itself never imports; run it from a scratch venv:
 
-    /work/torchenv/bin/python tests/golden/make_printing_cases.py
+    $TORCH_PYTHON tests/golden/make_printing_cases.py
 
 Each case holds its input (nested lists as ``tolist()`` gives them, with nan and infinities as
 the strings "nan", "inf", "-inf", plus shape, dtype, flags and print options) and torch's text.
