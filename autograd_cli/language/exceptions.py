@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from autograd_cli.language.errors import ScriptError
@@ -97,16 +99,25 @@ def matching_handler(interpreter: Interpreter, handlers: list[ast.ExceptHandler]
 
 def _handle(interpreter: Interpreter, handler: ast.ExceptHandler, exception: BaseException,
             error: ScriptError) -> Any:
+    with handling(interpreter, handler, exception, error):
+        return interpreter.execute_block(handler.body)
+
+
+@contextmanager
+def handling(interpreter: Interpreter, handler: ast.ExceptHandler, exception: BaseException,
+             error: ScriptError) -> Iterator[None]:
+    """While an `except` block runs: its `as` name bound, its error the one a bare `raise`
+    re-raises; afterwards the name is deleted, as Python does."""
     names = interpreter.scope.names
     interpreter.handling.append(error)
     try:
         if handler.name is not None:
             interpreter.bind_name(handler.name, exception, handler)
-        return interpreter.execute_block(handler.body)
+        yield
     finally:
         interpreter.handling.pop()
         if handler.name is not None:
-            names.pop(handler.name, None)  # Python deletes the name after the handler
+            names.pop(handler.name, None)
 
 
 def execute_raise(interpreter: Interpreter, node: ast.Raise) -> None:

@@ -241,7 +241,8 @@ def _try(interpreter: Interpreter, node: ast.Try, yielding: frozenset[int]) -> S
             handler = exceptions.matching_handler(interpreter, node.handlers, exception)
             if handler is None:
                 raise
-            signal = yield from _handle(interpreter, handler, exception, error, yielding)
+            with exceptions.handling(interpreter, handler, exception, error):
+                signal = yield from run_body(interpreter, handler.body, yielding)
         else:
             signal = yield from run_body(interpreter, node.orelse, yielding)
     except ScriptError as error:
@@ -270,20 +271,6 @@ def _located_errors(interpreter: Interpreter, body: list[ast.stmt], yielding: fr
         raise
     except Exception as exc:
         raise interpreter.located(exc) from None
-
-
-def _handle(interpreter: Interpreter, handler: ast.ExceptHandler, exception: BaseException,
-            error: ScriptError, yielding: frozenset[int]) -> Steps:
-    names = interpreter.scope.names
-    interpreter.handling.append(error)
-    try:
-        if handler.name is not None:
-            interpreter.bind_name(handler.name, exception, handler)
-        return (yield from run_body(interpreter, handler.body, yielding))
-    finally:
-        interpreter.handling.pop()
-        if handler.name is not None:
-            names.pop(handler.name, None)
 
 
 _HANDLERS: dict[type[ast.AST], Any] = {

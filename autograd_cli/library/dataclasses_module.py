@@ -100,10 +100,6 @@ def _install(cls: type, name: str, body: Any) -> None:
     classes.write_attribute(cls, name, GeneratedMethod(f"{cls.__qualname__}.{name}", body))
 
 
-def _set_field(instance: Any, name: str, value: Any) -> None:
-    instance.__dict__[name] = value
-
-
 def _make_init(cls: type, found: dict[str, Field]) -> Any:
     params = [f for f in found.values() if f.init]
 
@@ -135,7 +131,7 @@ def _make_init(cls: type, found: dict[str, Field]) -> Any:
                 value = made.default
             else:
                 continue
-            _set_field(self, made.name, value)
+            self.__dict__[made.name] = value  # past a frozen class's guard, as Python's does
         post_init, _ = classes.find_member(type(self), "__post_init__")
         if post_init is not classes.MISSING:
             post_init(self)
