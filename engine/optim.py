@@ -6,8 +6,8 @@ counter once per in-place op torch runs on it (so a graph that saved the old val
 backward, as in torch). float32 results follow torch's CPU kernels bit for bit where numpy
 can: `add_(x, alpha=)`, `addcmul_` and `lerp_` are fused multiply-adds there (one rounding),
 computed here in float64 and rounded once; `mul_`, `/`, `addcdiv_` round after each operation;
-python numbers are cast to the parameter's dtype first. (torch's float32 `sqrt` is not always
-correctly rounded, so Adam can differ from torch in the last bit.)
+python numbers are cast to the parameter's dtype first. `sqrt` is torch's: MKL's vector sqrt,
+which is not always correctly rounded (engine/ops/mkl.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,13 @@ import numpy as np
 from engine import budget, grad_mode
 from engine.nn.module import typename, zero_grads
 from engine.ops.numerics import fmadd
+from engine.ops.pointwise import vector_math
 from engine.tensor import Tensor
+
+
+def _sqrt(a: np.ndarray) -> np.ndarray:
+    """torch.sqrt of an array (MKL's vector sqrt where it is installed)."""
+    return vector_math("sqrt", np.sqrt, a)
 
 
 def _scalar(value: float, dtype: np.dtype) -> np.ndarray:
@@ -302,7 +308,7 @@ class Adam(Optimizer):
             maximum: Tensor = state["max_exp_avg_sq"]
             _write(maximum, np.maximum(maximum.array, exp_avg_sq.array))
             second_moment = maximum.array
-        denom = (np.sqrt(second_moment) / _scalar(bias_correction2_sqrt, dtype)
+        denom = (_sqrt(second_moment) / _scalar(bias_correction2_sqrt, dtype)
                  + _scalar(group["eps"], dtype))
         _write(param, param.array + (_scalar(-step_size, dtype) * exp_avg.array) / denom)
 
@@ -357,10 +363,10 @@ class RMSprop(Optimizer):
         if group["centered"]:
             grad_avg: Tensor = state["grad_avg"]
             _write(grad_avg, _lerp(grad_avg.array, grad, 1 - alpha))
-            average = np.sqrt(fmadd(_scalar(-1, dtype) * grad_avg.array, grad_avg.array,
+            average = _sqrt(fmadd(_scalar(-1, dtype) * grad_avg.array, grad_avg.array,
                                      square_avg.array))
         else:
-            average = np.sqrt(square_avg.array)
+            average = _sqrt(square_avg.array)
         average = average + _scalar(group["eps"], dtype)
         lr = group["lr"]
         if group["momentum"] > 0:
@@ -406,7 +412,7 @@ class Adagrad(Optimizer):
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total: Tensor = state["sum"]
         _write(total, fmadd(grad, grad, total.array))
-        std = np.sqrt(total.array) + _scalar(group["eps"], dtype)
+        std = _sqrt(total.array) + _scalar(group["eps"], dtype)
         _write(param, param.array + (_scalar(-clr, dtype) * grad) / std)
 
 

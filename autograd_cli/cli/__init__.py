@@ -4,9 +4,11 @@ render.py, explain.py, debug.py, lint.py) over what they share (common.py)."""
 
 import os
 
-# One BLAS thread, set before numpy is first imported: tutorial-sized products are far faster on
-# one thread, and a BLAS pool spinning on a busy machine made a 64x1000 @ 1000x100 product 30x
-# slower (11 ms instead of 0.3 ms), enough for "Learning PyTorch with Examples" to hit the time
-# limit. The user's own setting wins.
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
+# One thread for numpy's BLAS, set before numpy is first imported: tutorial-sized products are far
+# faster on one thread, and a BLAS pool spinning on a busy machine made a 64x1000 @ 1000x100
+# product 30x slower (11 ms instead of 0.3 ms), enough for "Learning PyTorch with Examples" to
+# hit the time limit. MKL (engine/ops/mkl.py) takes as many threads as torch would, since how it
+# splits a product depends on that count; its threads sleep as soon as a product is done
+# (KMP_BLOCKTIME=0) instead of spinning. The user's own settings win.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("KMP_BLOCKTIME", "0")

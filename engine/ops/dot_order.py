@@ -1,4 +1,5 @@
-"""`torch.dot` of two float vectors in the order of roundings of PyTorch's CPU BLAS (MKL, AVX-512).
+"""`torch.dot` of two float vectors in the order of roundings of PyTorch's CPU BLAS (MKL, AVX-512),
+for where MKL itself is not installed (engine/ops/mkl.py calls it where it is).
 
 numpy's `np.dot` goes to OpenBLAS, which adds the products in another order; the last bit of a
 float32 result then differs, enough to change a printed `loss.item()` a few steps later in the

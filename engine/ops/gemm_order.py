@@ -1,4 +1,5 @@
-"""float32 matrix products in the order of roundings of PyTorch's CPU BLAS (MKL sgemm, AVX-512).
+"""float32 matrix products in the order of roundings of PyTorch's CPU BLAS (MKL sgemm, AVX-512),
+for where MKL itself is not installed (engine/ops/mkl.py calls it where it is).
 
 numpy's `a @ b` goes to OpenBLAS, whose kernels add the k products of an entry in another order
 than MKL's; the last bits differ, and a training loop that prints `loss.item()` drifts from the

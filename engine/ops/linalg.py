@@ -8,7 +8,7 @@ import numpy as np
 
 from engine import budget, dtypes
 from engine.autograd import Function, other_operands
-from engine.ops import dot_order, gemm_order
+from engine.ops import dot_order, gemm_order, mkl
 
 
 def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
@@ -19,14 +19,16 @@ def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
 
 
 SMALL_PRODUCT = 1 << 15  # multiply-adds up to which products are summed in PyTorch's order
+NAIVE_BMM = 400  # bmm below this many multiply-adds per matrix: ATen's own loop, not BLAS
 
 
 def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """`a @ b` (2-D or batched) with each entry summed over k from left to right, as PyTorch's
-    CPU gemm (MKL) does for small float matrices: with a fused multiply-add when the result
-    has at least 12 columns and 4 rows (MKL's FMA kernel), else rounding each product and
-    each sum. This agrees with torch bit for bit far more often than a BLAS call here does.
-    Large products go to BLAS (MKL blocks them in its own way there)."""
+    """`a @ b` (2-D or batched) as PyTorch's CPU gemm computes it: MKL itself where it is
+    installed (engine/ops/mkl.py). Without it, each entry summed over k from left to right as
+    MKL does for small float matrices: with a fused multiply-add when the result has at least
+    12 columns and 4 rows (MKL's FMA kernel), else rounding each product and each sum; this
+    agrees with torch bit for bit far more often than a BLAS call here does. Large products
+    then go to numpy's BLAS."""
     k = a.shape[-1]
     rows, columns = a.shape[-2], b.shape[-1]
     batch = () if a.ndim == b.ndim == 2 else np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
@@ -34,6 +36,15 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if outputs > SMALL_PRODUCT:  # a result can be far bigger than its inputs (outer products)
         budget.check_shape((*batch, rows, columns), max(a.itemsize, b.itemsize))
     work = outputs * k
+    if a.dtype in mkl.FLOATS and mkl.library() is not None:
+        if a.ndim == 2:
+            return mkl.gemm(a, b)  # type: ignore[return-value]  # not None: checked above
+        if rows * columns * k >= NAIVE_BMM:
+            product = np.empty((len(a), rows, columns), dtype=a.dtype)
+            for i in range(len(a)):
+                product[i] = mkl.gemm(a[i], b[i])
+            return product
+        return _rounded_chain(a, b)
     if gemm_order.reproduced(a, b):  # MKL's order, shapes read off torch
         return gemm_order.matmul(a, b)
     if k == 1 and b.ndim == 2 and rows >= 2 and columns >= 2 and a.dtype.kind == "f":
@@ -50,8 +61,13 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             total[...] = wide  # rounded to float32
             wide[...] = total
         return total
-    # each product rounded, then added from the first on; a sum of -0 products is -0 that way
-    # and +0 in MKL's order (which starts from +0), so `+ 0` ends it; nothing else differs
+    return _rounded_chain(a, b)
+
+
+def _rounded_chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each product rounded, then added from the first on (ATen's loop for small bmm, and
+    MKL's for some small shapes); a sum of -0 products is -0 that way and +0 in MKL's order
+    (which starts from +0), so `+ 0` ends it; nothing else differs."""
     products = _products(a, b)
     if math.prod(products.shape[1:]) < 2:  # a lone output: reduce would add pairwise
         return np.add.accumulate(products, 0)[-1] + 0  # type: ignore[no-any-return]
@@ -70,6 +86,23 @@ def _products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a_k = a.transpose((ndim - 1, *batch, ndim - 2))[..., None]  # (k, *batch, rows, 1)
     b_k = b.transpose((ndim - 2, *batch, ndim - 1))[..., None, :]  # (k, *batch, 1, columns)
     return np.multiply(a_k, b_k, order="C")  # type: ignore[no-any-return]
+
+
+def _column_major(x: np.ndarray) -> bool:
+    """Whether a matrix is laid out column by column (a transposed contiguous one, as `w.t()`
+    in nn.Linear): PyTorch then computes its gradient transposed, in another BLAS call."""
+    return x.strides[0] == x.itemsize and x.strides[1] == x.shape[0] * x.itemsize
+
+
+def _matrix_grads(node: Function, grad, a, b):  # type: ignore[no-untyped-def]
+    """The gradients of a @ b as PyTorch's mm_mat1_backward / mm_mat2_backward compute them."""
+    a_columns, b_columns = node.column_major  # type: ignore[attr-defined]
+    grad_a = grad_b = None
+    if node.needs[-2]:
+        grad_a = b.mm(grad.t()).t() if a_columns else grad.mm(b.t())
+    if node.needs[-1]:
+        grad_b = grad.t().mm(a).t() if b_columns else a.t().mm(grad)
+    return grad_a, grad_b
 
 
 def _c_name(name: str) -> str:
@@ -93,12 +126,11 @@ class Mm(Function):
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                                f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
         _check_dtypes(a, b)
+        self.column_major = (_column_major(a), _column_major(b))
         return _matmul(a, b)
 
     def backward(self, grad, inputs, output):
-        a, b = inputs
-        return (grad.mm(b.t()) if self.needs[0] else None,
-                a.t().mm(grad) if self.needs[1] else None)
+        return _matrix_grads(self, grad, *inputs)
 
 
 class Mv(Function):
@@ -115,7 +147,8 @@ class Mv(Function):
             raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x"
                                f"{a.shape[1]}), vec ({v.shape[0]})")
         _check_dtypes(a, v)
-        return _matmul(a, v[:, None])[:, 0]
+        product = mkl.gemv(a, v) if a.dtype.kind == "f" else None
+        return _matmul(a, v[:, None])[:, 0] if product is None else product
 
     def backward(self, grad, inputs, output):
         a, v = inputs
@@ -139,7 +172,8 @@ class Dot(Function):
                                f"to have the same number of elements, but got {n} and {m} "
                                "elements respectively")
         _check_dtypes(a, b)
-        return dot_order.dot(a, b)
+        product = mkl.dot(a, b) if a.dtype.kind == "f" else None
+        return dot_order.dot(a, b) if product is None else product
 
     def backward(self, grad, inputs, output):
         a, b = inputs
@@ -156,9 +190,9 @@ class Bmm(Function):
         return other_operands(needs)
 
     def forward(self, a, b):
-        if a.shape[2] != b.shape[1]:
+        if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{b.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
+                               f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, "
                                f"{b.shape[1]}].")
         _check_dtypes(a, b)
         return _matmul(a, b)
@@ -183,15 +217,17 @@ class Addmm(Function):
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                                f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
         _check_dtypes(a, b)
+        self.column_major = (_column_major(a), _column_major(b))
         target = (a.shape[0], b.shape[1])
         if bias.shape != target:  # a bias that may broadcast the product further
             budget.check_broadcast((bias.shape, target), a.itemsize)
-        if (bias.dtype == a.dtype and gemm_order.reproduced(a, b)
-                and np.broadcast_shapes(bias.shape, target) == target):
-            return gemm_order.matmul(a, b, bias)  # MKL starts from the bias
+        if bias.dtype == a.dtype and np.broadcast_shapes(bias.shape, target) == target:
+            product = mkl.gemm(a, b, bias)  # MKL starts from the bias
+            if product is not None:
+                return product
+            if gemm_order.reproduced(a, b):
+                return gemm_order.matmul(a, b, bias)
         return bias + _matmul(a, b)
 
     def backward(self, grad, inputs, output):
-        _, a, b = inputs
-        return (grad, grad.mm(b.t()) if self.needs[1] else None,
-                a.t().mm(grad) if self.needs[2] else None)
+        return (grad, *_matrix_grads(self, grad, *inputs[1:]))

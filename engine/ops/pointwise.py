@@ -11,7 +11,7 @@ import numpy as np
 from engine import budget
 from engine.autograd import Function
 from engine.operands import first_broadcast_error
-from engine.ops import numerics
+from engine.ops import mkl, numerics
 from engine.ops.arith import scale
 from engine.tensor import Tensor
 
@@ -33,12 +33,20 @@ def rounded_in_float64(function: Any, a: np.ndarray) -> np.ndarray:
     return function(a)  # type: ignore[no-any-return]
 
 
+def vector_math(name: str, function: Any, a: np.ndarray) -> np.ndarray:
+    """torch.<name> of a float tensor: MKL's vector function, as PyTorch's CPU kernel calls it
+    (engine/ops/mkl.py); without MKL, `function` computed in float64 and rounded once."""
+    a = float_input(a)
+    out = mkl.vml(name, a)
+    return rounded_in_float64(function, a) if out is None else out
+
+
 class Exp(Function):
     grad_fn_name = "ExpBackward0"
     saves_output = True
 
     def forward(self, a):
-        return rounded_in_float64(np.exp, a)
+        return vector_math("exp", np.exp, a)
 
     def backward(self, grad, inputs, output):
         return (grad * output,)
@@ -49,7 +57,7 @@ class Log(Function):
     saves = (0,)
 
     def forward(self, a):
-        return rounded_in_float64(np.log, a)
+        return vector_math("log", np.log, a)
 
     def backward(self, grad, inputs, output):
         return (grad / inputs[0],)
@@ -60,7 +68,7 @@ class Sqrt(Function):
     saves_output = True
 
     def forward(self, a):
-        return np.sqrt(float_input(a))
+        return vector_math("sqrt", np.sqrt, a)
 
     def backward(self, grad, inputs, output):
         return (grad / scale(output, 2),)
@@ -71,7 +79,7 @@ class Sin(Function):
     saves = (0,)
 
     def forward(self, a):
-        return rounded_in_float64(np.sin, a)
+        return vector_math("sin", np.sin, a)
 
     def backward(self, grad, inputs, output):
         return (grad * inputs[0].cos(),)
@@ -82,7 +90,7 @@ class Cos(Function):
     saves = (0,)
 
     def forward(self, a):
-        return rounded_in_float64(np.cos, a)
+        return vector_math("cos", np.cos, a)
 
     def backward(self, grad, inputs, output):
         return (grad * -inputs[0].sin(),)
@@ -93,7 +101,7 @@ class Tanh(Function):
     saves_output = True
 
     def forward(self, a):
-        return rounded_in_float64(np.tanh, a)
+        return vector_math("tanh", np.tanh, a)
 
     def backward(self, grad, inputs, output):
         return (TanhBackward.apply(grad, output),)
@@ -383,14 +391,18 @@ class _Unary:
     """forward for the functions computed in float64 and rounded once (a mixin)."""
 
     function = staticmethod(np.tan)
+    vml = ""  # the name of MKL's vector function torch uses for it, if any
 
     def forward(self, a):
+        if self.vml:
+            return vector_math(self.vml, self.function, a)
         return rounded_in_float64(self.function, a)
 
 
 class Tan(_Unary, Function):
     grad_fn_name = "TanBackward0"
     saves_output = True
+    vml = "tan"
 
     def backward(self, grad, inputs, output):
         # lazy: engine.ops.activation imports this module
@@ -403,6 +415,7 @@ class Atan(_Unary, Function):
     grad_fn_name = "AtanBackward0"
     saves = (0,)
     function = staticmethod(np.arctan)
+    vml = "atan"
 
     def backward(self, grad, inputs, output):
         # lazy: engine.ops.activation imports this module
@@ -416,6 +429,7 @@ class Asin(_Unary, Function):
     grad_fn_name = "AsinBackward0"
     saves = (0,)
     function = staticmethod(np.arcsin)
+    vml = "asin"
 
     def backward(self, grad, inputs, output):
         # lazy: engine.ops.activation imports this module
@@ -429,6 +443,7 @@ class Acos(_Unary, Function):
     grad_fn_name = "AcosBackward0"
     saves = (0,)
     function = staticmethod(np.arccos)
+    vml = "acos"
 
     def backward(self, grad, inputs, output):
         # lazy: engine.ops.activation imports this module
@@ -463,7 +478,8 @@ class Erf(Function):
     def forward(self, a):
         from engine.ops.activation import erf  # lazy: engine.ops.activation imports this module
 
-        return erf(float_input(a))
+        out = mkl.vml("erf", float_input(a))
+        return erf(float_input(a)) if out is None else out
 
     def backward(self, grad, inputs, output):
         x = inputs[0]
@@ -483,6 +499,7 @@ class Log2(_Unary, Function):
     grad_fn_name = "Log2Backward0"
     saves = (0,)
     function = staticmethod(np.log2)
+    vml = "log2"
 
     def backward(self, grad, inputs, output):
         return (grad / scale(inputs[0], 0.6931471805599453),)
@@ -492,6 +509,7 @@ class Log10(_Unary, Function):
     grad_fn_name = "Log10Backward0"
     saves = (0,)
     function = staticmethod(np.log10)
+    vml = "log10"
 
     def backward(self, grad, inputs, output):
         return (grad / scale(inputs[0], 2.3025850929940456),)

@@ -1,0 +1,210 @@
+"""PyTorch's CPU math library, Intel MKL 2024.2, called as torch 2.13 calls it.
+
+torch's CPU build sends float matrix products to MKL (sgemm/dgemm, sgemv/dgemv, sdot) and
+sin, cos, tan, tanh, exp, log, log2, log10, sqrt, erf, asin, acos and atan of a float tensor to
+MKL's vector math (VML, high-accuracy mode). Their results differ in the last bits from
+numpy's OpenBLAS and libm, and a training loop that prints `loss.item()` shows it within a few
+steps. The `mkl` wheel of the same version (a dependency of agraph on x86-64 Linux) gives
+torch's bits exactly when called with torch's arguments:
+
+- the product C = A @ B as ATen's `addmm_impl_cpu_` lays it out for a column-major BLAS:
+  a row-major C is computed as C^T = B^T A^T; each operand passes as 'N' or 'T' by its
+  memory layout (or as a contiguous copy); `addmm` starts C from the broadcast bias (beta 1);
+- `mv` as ATen's `gemv`, `dot` of float32 vectors as `sdot`;
+- MKL's threads: as many as torch takes (OMP_NUM_THREADS, then MKL_NUM_THREADS, else the
+  machine's physical cores), dynamic adjustment off, as `at::set_num_threads` leaves it. How
+  MKL splits a long dot product or a large product depends on that count, as in torch.
+
+Without the library (another platform, or AGRAPH_NO_MKL=1) every function here returns None
+and the callers use their numpy emulation of the same orders (gemm_order, dot_order).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import sys
+from typing import Any
+
+import numpy as np
+
+LIBRARY = "libmkl_rt.so.2"
+INTEL_THREADS = 0  # MKL_Set_Threading_Layer: the OpenMP runtime the wheel ships
+VML_MODE = 0x2 | 0x140000 | 0x100  # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as ATen's vml.h
+VML_NAMES = {"sin": "Sin", "cos": "Cos", "tan": "Tan", "tanh": "Tanh", "exp": "Exp",
+             "log": "Ln", "log2": "Log2", "log10": "Log10", "sqrt": "Sqrt", "erf": "Erf",
+             "asin": "Asin", "acos": "Acos", "atan": "Atan"}
+_SIZE = ctypes.c_longlong
+_INT = ctypes.c_int
+_REAL = {np.dtype(np.float32): ("s", ctypes.c_float), np.dtype(np.float64): ("d", ctypes.c_double)}
+FLOATS = tuple(_REAL)  # the dtypes MKL computes here
+
+
+def _candidates() -> list[str]:
+    places = [os.path.join(sys.prefix, "lib", LIBRARY)]
+    try:
+        from importlib import metadata  # lazy: only when the prefix does not hold it
+
+        places += [str(f.locate()) for f in metadata.files("mkl") or () if f.name == LIBRARY]
+    except Exception:  # noqa: BLE001 - no wheel, no metadata: no MKL
+        pass
+    return places
+
+
+def torch_threads() -> int:
+    """The number of threads torch 2.13 gives its intra-op pool (and MKL) on this machine."""
+    for name in ("MKL_NUM_THREADS", "OMP_NUM_THREADS"):  # MKL's setting wins, as in ATen
+        value = os.environ.get(name, "")
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
+            cores, physical = set(), "0"
+            for line in info:
+                key, _, value = line.partition(":")
+                if key.strip() == "physical id":
+                    physical = value.strip()
+                elif key.strip() == "core id":
+                    cores.add((physical, value.strip()))
+        if cores:
+            return len(cores)
+    except OSError:
+        pass
+    return os.cpu_count() or 1
+
+
+@functools.cache
+def library() -> Any:
+    """MKL, loaded and set up as torch leaves it; None where it is not installed."""
+    if os.environ.get("AGRAPH_NO_MKL") or not sys.platform.startswith("linux"):
+        return None
+    for place in _candidates():
+        if os.path.exists(place):
+            try:
+                mkl = ctypes.CDLL(place)
+            except OSError:
+                continue
+            mkl.MKL_Set_Threading_Layer(_INT(INTEL_THREADS))
+            set_threads(torch_threads(), mkl)
+            return mkl
+    return None
+
+
+def set_threads(count: int, mkl: Any = None) -> None:
+    """torch.set_num_threads: MKL takes that many threads, dynamic adjustment off."""
+    mkl = mkl or library()
+    if mkl is not None:
+        mkl.MKL_Set_Num_Threads(_INT(count))
+        mkl.MKL_Set_Dynamic(_INT(0))
+
+
+def _pointer(array: np.ndarray) -> ctypes.c_void_p:
+    return array.ctypes.data_as(ctypes.c_void_p)
+
+
+def _ref(kind: Any, value: Any) -> Any:
+    return ctypes.byref(kind(value))
+
+
+def vml(name: str, a: np.ndarray) -> np.ndarray | None:
+    """MKL's vector function `name` of a float array, or None without MKL."""
+    mkl = library()
+    if mkl is None or a.dtype not in _REAL or name not in VML_NAMES:
+        return None
+    source = np.asarray(a, order="C")
+    out = np.empty_like(source)
+    if source.size:
+        prefix = "vms" if a.dtype == np.float32 else "vmd"
+        getattr(mkl, prefix + VML_NAMES[name])(_SIZE(source.size), _pointer(source),
+                                               _pointer(out), _SIZE(VML_MODE))
+    return out
+
+
+def _operand(x: np.ndarray, rows: int, depth: int,
+             swapped: bool) -> tuple[bytes, np.ndarray, int]:
+    """How ATen passes the rows x depth matrix `x` to a column-major BLAS: ('N', memory, ld)
+    when it is column-major, ('T', ...) when row-major, else a contiguous copy of the tensor
+    it came from (`x` itself, or its transpose when the product was swapped)."""
+    size = x.itemsize
+    if x.strides[0] % size == 0 and x.strides[1] % size == 0:
+        s0, s1 = x.strides[0] // size, x.strides[1] // size
+        if s0 == 1 and s1 >= max(1, rows):
+            return b"N", x, s1
+        if s1 == 1 and s0 >= max(1, depth):
+            return b"T", x, s0
+    if swapped:
+        return b"N", np.asfortranarray(x), max(1, rows)
+    return b"T", np.asarray(x, order="C"), max(1, depth)
+
+
+def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray | None:
+    """`bias + a @ b` (bias broadcast to the result, or none) for 2-D arrays of one float
+    dtype, as torch computes it; None without MKL."""
+    mkl = library()
+    if mkl is None or a.dtype not in _REAL or b.dtype != a.dtype or a.ndim != 2 or b.ndim != 2:
+        return None
+    m, k = a.shape
+    n = b.shape[1]
+    if bias is None:
+        out = np.zeros((m, n), dtype=a.dtype)
+    else:
+        out = np.array(np.broadcast_to(bias.astype(a.dtype, copy=False), (m, n)), order="C")
+    if m == 0 or n == 0 or k == 0:
+        return out
+    letter, real = _REAL[a.dtype]
+    swapped = n != 1  # a one-column result is column-major already: C = A B as is;
+    if swapped:  # else the row-major C is computed as its transpose, C^T = B^T A^T
+        rows, cols, first, second, ldc = n, m, b.T, a.T, n
+    else:
+        rows, cols, first, second, ldc = m, n, a, b, m
+    trans_a, mem_a, lda = _operand(first, rows, k, swapped)
+    trans_b, mem_b, ldb = _operand(second, k, cols, swapped)
+    getattr(mkl, letter + "gemm")(
+        _ref(ctypes.c_char, trans_a), _ref(ctypes.c_char, trans_b), _ref(_INT, rows),
+        _ref(_INT, cols), _ref(_INT, k), _ref(real, 1.0), _pointer(mem_a), _ref(_INT, lda),
+        _pointer(mem_b), _ref(_INT, ldb), _ref(real, 0.0 if bias is None else 1.0),
+        _pointer(out), _ref(_INT, ldc))
+    return out
+
+
+def gemv(a: np.ndarray, v: np.ndarray) -> np.ndarray | None:
+    """`a @ v` for a 2-D `a` and a 1-D `v` of one float dtype, as ATen's gemv; None without
+    MKL."""
+    mkl = library()
+    if mkl is None or a.dtype not in _REAL or v.dtype != a.dtype:
+        return None
+    m, k = a.shape
+    out = np.zeros(m, dtype=a.dtype)
+    if m == 0 or k == 0:
+        return out
+    letter, real = _REAL[a.dtype]
+    size = a.itemsize
+    s0, s1 = a.strides[0] // size, a.strides[1] // size
+    if a.strides[0] % size == 0 and s0 == 1 and s1 >= max(1, m):  # column-major a
+        trans, memory, rows, cols, lda = b"N", a, m, k, s1
+    elif a.strides[1] % size == 0 and s1 == 1 and s0 >= max(1, k):  # row-major: a^T's 'T'
+        trans, memory, rows, cols, lda = b"T", a, k, m, s0
+    else:
+        memory = np.asarray(a, order="C")
+        trans, rows, cols, lda = b"T", k, m, max(1, k)
+    vector = np.asarray(v, order="C")
+    getattr(mkl, letter + "gemv")(
+        _ref(ctypes.c_char, trans), _ref(_INT, rows), _ref(_INT, cols), _ref(real, 1.0),
+        _pointer(memory), _ref(_INT, lda), _pointer(vector), _ref(_INT, 1), _ref(real, 0.0),
+        _pointer(out), _ref(_INT, 1))
+    return out
+
+
+def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """`torch.dot` of two float vectors of one dtype as a 0-d array; None without MKL."""
+    mkl = library()
+    if mkl is None or a.dtype not in _REAL or b.dtype != a.dtype:
+        return None
+    letter, real = _REAL[a.dtype]
+    function = getattr(mkl, letter + "dot")
+    function.restype = real
+    left, right = np.asarray(a, order="C"), np.asarray(b, order="C")
+    value = function(_ref(_INT, a.shape[0]), _pointer(left), _ref(_INT, 1), _pointer(right),
+                     _ref(_INT, 1))
+    return np.asarray(value, dtype=a.dtype)
