@@ -47,12 +47,24 @@ def set_rng_state(new_state: Any) -> None:
 _LAYOUT_KEYWORDS = frozenset({"layout", "pin_memory", "memory_format", "out"})
 
 
-def _layout_only(name: str, keywords: dict[str, Any]) -> None:
-    """Refuse a keyword torch's `name` does not take (`names=`: named tensors are gone)."""
-    for key in keywords:
-        if key not in _LAYOUT_KEYWORDS:
-            raise TypeError(f"{name}() received an invalid combination of arguments - got an "
-                            f"unexpected keyword argument '{key}'")
+def _layout_only(name: str, keywords: dict[str, Any], *positional: Any) -> None:
+    """Refuse a keyword torch's `name` does not take (`names=`: named tensors are gone), with
+    PyTorch's message: the positional arguments' types, then the keywords (last first)."""
+    unknown = [key for key in keywords if key not in _LAYOUT_KEYWORDS]
+    if unknown:
+        got = [_argument_type(value) for value in positional]
+        got += [f"{key}={_argument_type(keywords[key])}" for key in reversed(unknown)]
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"({', '.join(got)}), but expected one of:")
+
+
+def _argument_type(value: Any) -> str:
+    """A value's type as PyTorch's argument parser names it in its messages."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, dtypes.DType):
+        return "torch.dtype"
+    return type(value).__name__
 
 
 def _shape(size: tuple[Any, ...]) -> tuple[int, ...]:
@@ -109,7 +121,7 @@ def _count(shape: tuple[int, ...], target: dtypes.DType) -> int:
 def rand(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = None,
          requires_grad: bool = False, device: Any = None, **_layout: Any) -> Tensor:
     """`torch.rand(2, 3)`, `torch.rand((2, 3))` or `torch.rand(size=(2, 3))`."""
-    _layout_only("rand", _layout)
+    _layout_only("rand", _layout, *sizes)
     return _filled(sampling.uniform, "check_uniform_bounds", sizes or _keyword_size(size),
                    generator, dtype, requires_grad, device)
 
@@ -117,7 +129,7 @@ def rand(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = None
 def randn(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = None,
           requires_grad: bool = False, device: Any = None, **_layout: Any) -> Tensor:
     """`torch.randn(2, 3)`, `torch.randn((2, 3))` or `torch.randn(size=(2, 3))`."""
-    _layout_only("randn", _layout)
+    _layout_only("randn", _layout, *sizes)
     return _filled(sampling.normal, "normal_kernel_cpu", sizes or _keyword_size(size),
                    generator, dtype, requires_grad, device)
 
@@ -171,7 +183,7 @@ def _random_tensor(generator: Generator, shape: tuple[int, ...], target: dtypes.
 
 def randperm(n: Any, *, generator: Any = None, dtype: Any = None, requires_grad: bool = False,
              device: Any = None, **_layout: Any) -> Tensor:
-    _layout_only("randperm", _layout)
+    _layout_only("randperm", _layout, n)
     devices.check(device)
     count = int(n)
     if count < 0:
@@ -188,7 +200,7 @@ def _like(t: Tensor, dtype: Any) -> tuple[tuple[int, ...], Any]:
 
 def rand_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False, device: Any = None,
               generator: Any = None, **_layout: Any) -> Tensor:
-    _layout_only("rand_like", _layout)
+    _layout_only("rand_like", _layout, t)
     devices.check(device)
     shape, target = _like(t, dtype)
     return rand(shape, dtype=target, requires_grad=requires_grad, generator=generator)
@@ -196,7 +208,7 @@ def rand_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False, devi
 
 def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False,
                device: Any = None, generator: Any = None, **_layout: Any) -> Tensor:
-    _layout_only("randn_like", _layout)
+    _layout_only("randn_like", _layout, t)
     devices.check(device)
     shape, target = _like(t, dtype)
     return randn(shape, dtype=target, requires_grad=requires_grad, generator=generator)
@@ -205,7 +217,7 @@ def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False,
 def randint_like(t: Tensor, low: Any, high: Any = None, *, dtype: Any = None,
                  requires_grad: bool = False, device: Any = None, generator: Any = None,
                  **_layout: Any) -> Tensor:
-    _layout_only("randint_like", _layout)
+    _layout_only("randint_like", _layout, t, low)
     devices.check(device)
     if high is None:
         low, high = 0, low
@@ -268,7 +280,7 @@ def bernoulli_mask(shape: tuple[int, ...], p: float, generator: Any = None) -> n
 def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any = None,
            dtype: Any = None, requires_grad: bool = False, device: Any = None,
            **_layout: Any) -> Tensor:
-    _layout_only("normal", _layout)
+    _layout_only("normal", _layout, mean, std)
     """torch.normal's overloads. With a tensor mean or std PyTorch fills N(0, 1) (N(0, std) for a
     float std), then multiplies by std and adds mean as separate kernels."""
     from engine.functional.arith import add, mul  # the functional layer sits above this module

@@ -82,6 +82,8 @@ class Tensor(TensorOperators):
         """`torch.Tensor(list)` or `torch.Tensor(2, 3)`: float32 (the legacy constructor)."""
         from engine.creation import array_from_data  # lazy: engine.creation imports this module
 
+        if len(args) == 1 and isinstance(args[0], Size):  # torch.Tensor(x.size()): a shape
+            args = tuple(args[0])
         if len(args) == 1 and not isinstance(args[0], int):
             array = array_from_data(args[0], dtypes.float32)
         else:

@@ -18,14 +18,7 @@ from tests.conftest import OracleCorpus
 LIBRARY = OracleCorpus("oracle_library")
 CASES = LIBRARY.names
 # Cases that fail for a reason outside the libraries, each with that reason.
-KNOWN_GAPS: dict[str, str] = {
-    "tut_math_polynomial_tensor": "float32 sum of 2000 products: PyTorch's reduction order "
-                                  "differs from numpy's in the last digit after 300 steps",
-    "tut_math_polynomial_nn": "float32 addmm/sum over 2000 rows: PyTorch's accumulation order "
-                              "differs in the last digit of the printed loss",
-    "tut_math_polynomial_optim": "float32 addmm/sum over 2000 rows: PyTorch's accumulation "
-                                 "order differs in the last digit of the printed loss",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def test_every_case_is_a_published_program_with_its_pytorch_result() -> None:

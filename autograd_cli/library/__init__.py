@@ -38,10 +38,11 @@ LIBRARY_MODULES: dict[str, str] = {
     "torchviz": "torchviz_module",
     "graphviz": "graphviz_module",
     "warnings": "warnings_module",
+    "IPython": "ipython_module",
 }
 # Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
 SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",
-                        "matplotlib.pyplot", "matplotlib.ticker"})
+                        "matplotlib.pyplot", "matplotlib.ticker", "IPython.display"})
 
 # Modules whose values are arrays: their first import hands the run's limits to the engine's
 # budget (engine/budget.py), as `import torch` does.
