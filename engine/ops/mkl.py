@@ -31,13 +31,14 @@ import numpy as np
 
 LIBRARY = "libmkl_rt.so.2"
 INTEL_THREADS = 0  # MKL_Set_Threading_Layer: the OpenMP runtime the wheel ships
+VML_DOMAIN = 3  # MKL_DOMAIN_VML: vector functions are elementwise, one thread gives the same bits
 VML_MODE = 0x2 | 0x140000 | 0x100  # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as ATen's vml.h
 VML_NAMES = {"sin": "Sin", "cos": "Cos", "tan": "Tan", "tanh": "Tanh", "exp": "Exp",
              "log": "Ln", "log2": "Log2", "log10": "Log10", "sqrt": "Sqrt", "erf": "Erf",
              "asin": "Asin", "acos": "Acos", "atan": "Atan"}
-_SIZE = ctypes.c_longlong
-_INT = ctypes.c_int
-_REAL = {np.dtype(np.float32): ("s", ctypes.c_float), np.dtype(np.float64): ("d", ctypes.c_double)}
+COLUMN_MAJOR, NO_TRANSPOSE, TRANSPOSE = 102, 111, 112  # CBLAS's enums
+_INT, _SIZE, _POINTER = ctypes.c_int, ctypes.c_longlong, ctypes.c_void_p
+_REAL: dict[np.dtype, tuple[str, Any]] = {np.dtype(np.float32): ("s", ctypes.c_float), np.dtype(np.float64): ("d", ctypes.c_double)}
 FLOATS = tuple(_REAL)  # the dtypes MKL computes here
 
 
@@ -87,8 +88,33 @@ def library() -> Any:
                 continue
             mkl.MKL_Set_Threading_Layer(_INT(INTEL_THREADS))
             set_threads(torch_threads(), mkl)
+            mkl.MKL_Domain_Set_Num_Threads(_INT(1), _INT(VML_DOMAIN))
+            _declare(mkl)
             return mkl
     return None
+
+
+_GEMM: dict[np.dtype, Any] = {}  # dtype -> the typed MKL function, filled by _declare
+_GEMV: dict[np.dtype, Any] = {}
+_DOT: dict[np.dtype, Any] = {}
+
+
+def _declare(mkl: Any) -> None:
+    """Argument types of the functions called here (ctypes then converts without wrappers)."""
+    for dtype, (letter, real) in _REAL.items():
+        gemm = _GEMM[dtype] = getattr(mkl, f"cblas_{letter}gemm")
+        gemm.argtypes = [_INT] * 6 + [real, _POINTER, _INT, _POINTER, _INT, real, _POINTER, _INT]
+        gemm.restype = None
+        gemv = _GEMV[dtype] = getattr(mkl, f"cblas_{letter}gemv")
+        gemv.argtypes = [_INT] * 4 + [real, _POINTER, _INT, _POINTER, _INT, real, _POINTER, _INT]
+        gemv.restype = None
+        dot = _DOT[dtype] = getattr(mkl, f"cblas_{letter}dot")
+        dot.argtypes = [_INT, _POINTER, _INT, _POINTER, _INT]
+        dot.restype = real
+        for name in VML_NAMES.values():
+            function = getattr(mkl, f"vm{letter}{name}")
+            function.argtypes = [_SIZE, _POINTER, _POINTER, _SIZE]
+            function.restype = None
 
 
 def set_threads(count: int, mkl: Any = None) -> None:
@@ -99,14 +125,6 @@ def set_threads(count: int, mkl: Any = None) -> None:
         mkl.MKL_Set_Dynamic(_INT(0))
 
 
-def _pointer(array: np.ndarray) -> ctypes.c_void_p:
-    return array.ctypes.data_as(ctypes.c_void_p)
-
-
-def _ref(kind: Any, value: Any) -> Any:
-    return ctypes.byref(kind(value))
-
-
 def vml(name: str, a: np.ndarray) -> np.ndarray | None:
     """MKL's vector function `name` of a float array, or None without MKL."""
     mkl = library()
@@ -115,14 +133,12 @@ def vml(name: str, a: np.ndarray) -> np.ndarray | None:
     source = np.asarray(a, order="C")
     out = np.empty_like(source)
     if source.size:
-        prefix = "vms" if a.dtype == np.float32 else "vmd"
-        getattr(mkl, prefix + VML_NAMES[name])(_SIZE(source.size), _pointer(source),
-                                               _pointer(out), _SIZE(VML_MODE))
+        function = getattr(mkl, f"vm{_REAL[a.dtype][0]}{VML_NAMES[name]}")
+        function(source.size, source.ctypes.data, out.ctypes.data, VML_MODE)
     return out
 
 
-def _operand(x: np.ndarray, rows: int, depth: int,
-             swapped: bool) -> tuple[bytes, np.ndarray, int]:
+def _operand(x: np.ndarray, rows: int, depth: int, swapped: bool) -> tuple[int, np.ndarray, int]:
     """How ATen passes the rows x depth matrix `x` to a column-major BLAS: ('N', memory, ld)
     when it is column-major, ('T', ...) when row-major, else a contiguous copy of the tensor
     it came from (`x` itself, or its transpose when the product was swapped)."""
@@ -130,12 +146,12 @@ def _operand(x: np.ndarray, rows: int, depth: int,
     if x.strides[0] % size == 0 and x.strides[1] % size == 0:
         s0, s1 = x.strides[0] // size, x.strides[1] // size
         if s0 == 1 and s1 >= max(1, rows):
-            return b"N", x, s1
+            return NO_TRANSPOSE, x, s1
         if s1 == 1 and s0 >= max(1, depth):
-            return b"T", x, s0
+            return TRANSPOSE, x, s0
     if swapped:
-        return b"N", np.asfortranarray(x), max(1, rows)
-    return b"T", np.asarray(x, order="C"), max(1, depth)
+        return NO_TRANSPOSE, np.asfortranarray(x), max(1, rows)
+    return TRANSPOSE, np.asarray(x, order="C"), max(1, depth)
 
 
 def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray | None:
@@ -146,13 +162,12 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.nda
         return None
     m, k = a.shape
     n = b.shape[1]
-    if bias is None:
-        out = np.zeros((m, n), dtype=a.dtype)
+    if bias is None:  # beta 0: MKL writes every entry without reading it
+        out = np.zeros((m, n), dtype=a.dtype) if k == 0 else np.empty((m, n), dtype=a.dtype)
     else:
         out = np.array(np.broadcast_to(bias.astype(a.dtype, copy=False), (m, n)), order="C")
     if m == 0 or n == 0 or k == 0:
         return out
-    letter, real = _REAL[a.dtype]
     swapped = n != 1  # a one-column result is column-major already: C = A B as is;
     if swapped:  # else the row-major C is computed as its transpose, C^T = B^T A^T
         rows, cols, first, second, ldc = n, m, b.T, a.T, n
@@ -160,11 +175,9 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.nda
         rows, cols, first, second, ldc = m, n, a, b, m
     trans_a, mem_a, lda = _operand(first, rows, k, swapped)
     trans_b, mem_b, ldb = _operand(second, k, cols, swapped)
-    getattr(mkl, letter + "gemm")(
-        _ref(ctypes.c_char, trans_a), _ref(ctypes.c_char, trans_b), _ref(_INT, rows),
-        _ref(_INT, cols), _ref(_INT, k), _ref(real, 1.0), _pointer(mem_a), _ref(_INT, lda),
-        _pointer(mem_b), _ref(_INT, ldb), _ref(real, 0.0 if bias is None else 1.0),
-        _pointer(out), _ref(_INT, ldc))
+    _GEMM[a.dtype](
+        COLUMN_MAJOR, trans_a, trans_b, rows, cols, k, 1.0, mem_a.ctypes.data, lda,
+        mem_b.ctypes.data, ldb, 0.0 if bias is None else 1.0, out.ctypes.data, ldc)
     return out
 
 
@@ -178,21 +191,19 @@ def gemv(a: np.ndarray, v: np.ndarray) -> np.ndarray | None:
     out = np.zeros(m, dtype=a.dtype)
     if m == 0 or k == 0:
         return out
-    letter, real = _REAL[a.dtype]
     size = a.itemsize
     s0, s1 = a.strides[0] // size, a.strides[1] // size
     if a.strides[0] % size == 0 and s0 == 1 and s1 >= max(1, m):  # column-major a
-        trans, memory, rows, cols, lda = b"N", a, m, k, s1
+        trans, memory, rows, cols, lda = NO_TRANSPOSE, a, m, k, s1
     elif a.strides[1] % size == 0 and s1 == 1 and s0 >= max(1, k):  # row-major: a^T's 'T'
-        trans, memory, rows, cols, lda = b"T", a, k, m, s0
+        trans, memory, rows, cols, lda = TRANSPOSE, a, k, m, s0
     else:
         memory = np.asarray(a, order="C")
-        trans, rows, cols, lda = b"T", k, m, max(1, k)
+        trans, rows, cols, lda = TRANSPOSE, k, m, max(1, k)
     vector = np.asarray(v, order="C")
-    getattr(mkl, letter + "gemv")(
-        _ref(ctypes.c_char, trans), _ref(_INT, rows), _ref(_INT, cols), _ref(real, 1.0),
-        _pointer(memory), _ref(_INT, lda), _pointer(vector), _ref(_INT, 1), _ref(real, 0.0),
-        _pointer(out), _ref(_INT, 1))
+    _GEMV[a.dtype](
+        COLUMN_MAJOR, trans, rows, cols, 1.0, memory.ctypes.data, lda, vector.ctypes.data, 1,
+        0.0, out.ctypes.data, 1)
     return out
 
 
@@ -201,10 +212,7 @@ def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     mkl = library()
     if mkl is None or a.dtype not in _REAL or b.dtype != a.dtype:
         return None
-    letter, real = _REAL[a.dtype]
-    function = getattr(mkl, letter + "dot")
-    function.restype = real
     left, right = np.asarray(a, order="C"), np.asarray(b, order="C")
-    value = function(_ref(_INT, a.shape[0]), _pointer(left), _ref(_INT, 1), _pointer(right),
-                     _ref(_INT, 1))
+    value = _DOT[a.dtype](
+        a.shape[0], left.ctypes.data, 1, right.ctypes.data, 1)
     return np.asarray(value, dtype=a.dtype)
