@@ -38,7 +38,8 @@ VML_NAMES = {"sin": "Sin", "cos": "Cos", "tan": "Tan", "tanh": "Tanh", "exp": "E
              "asin": "Asin", "acos": "Acos", "atan": "Atan"}
 COLUMN_MAJOR, NO_TRANSPOSE, TRANSPOSE = 102, 111, 112  # CBLAS's enums
 _INT, _SIZE, _POINTER = ctypes.c_int, ctypes.c_longlong, ctypes.c_void_p
-_REAL: dict[np.dtype, tuple[str, Any]] = {np.dtype(np.float32): ("s", ctypes.c_float), np.dtype(np.float64): ("d", ctypes.c_double)}
+_REAL: dict[np.dtype, tuple[str, Any]] = {np.dtype(np.float32): ("s", ctypes.c_float),
+                                          np.dtype(np.float64): ("d", ctypes.c_double)}
 FLOATS = tuple(_REAL)  # the dtypes MKL computes here
 
 
