@@ -1,4 +1,4 @@
-"""`torch.autograd.graph`: the graph's `Node` type and `saved_tensors_hooks`.
+"""`torch.autograd.graph`: the graph's `Node` type, `saved_tensors_hooks` and `save_on_cpu`.
 
 `with torch.autograd.graph.saved_tensors_hooks(pack, unpack):` makes every op recorded inside
 it hand each tensor it saves for backward to `pack`, and keep what `pack` returns; backward (and
@@ -33,4 +33,23 @@ class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
         autograd.SAVED_TENSORS_HOOKS.pop()
 
 
-GRAPH: dict[str, Any] = {"Node": autograd.Node, "saved_tensors_hooks": saved_tensors_hooks}
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - PyTorch's name
+    """Saved tensors moved to the CPU while the graph waits for backward. Everything is on the
+    CPU here: as in PyTorch on a CPU tensor, `pin_memory=True` keeps a copy (into pinned
+    memory, there) and `pin_memory=False` the tensor itself."""
+
+    __slots__ = ()
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        def pack(tensor: Any) -> Any:
+            return tensor.detach().clone() if pin_memory else tensor
+
+        super().__init__(pack, _unpack)
+
+
+def _unpack(packed: Any) -> Any:
+    return packed
+
+
+GRAPH: dict[str, Any] = {"Node": autograd.Node, "saved_tensors_hooks": saved_tensors_hooks,
+                         "save_on_cpu": save_on_cpu}

@@ -349,6 +349,21 @@ UNCATCHABLE: list[tuple[str, str, dict[str, Any]]] = [
             while True:
                 pass
     """, {"max_loop_iterations": 100}),
+    ("eval in an endless loop", """
+        try:
+            while True:
+                eval("1 + 1")
+        except BaseException:
+            print("caught")
+    """, {"max_loop_iterations": 100}),
+    ("eval recursing into itself", """
+        def f():
+            return eval("f()")
+        try:
+            f()
+        except BaseException:
+            print("caught")
+    """, {"max_call_depth": 50}),
     ("a steps limit in a method", """
         class A:
             def spin(self):

@@ -146,13 +146,44 @@ def test_builtin(source: str, expected: str) -> None:
     assert output(source) == expected
 
 
-@pytest.mark.parametrize("name", ["eval", "exec", "compile", "open", "quit", "help",
+@pytest.mark.parametrize("name", ["exec", "compile", "open", "quit", "help",
                                   "bytearray", "delattr", "globals", "locals", "vars", "exit",
                                   "breakpoint", "input", "dir", "memoryview", "issubclass"])
 def test_host_builtins_are_refused_where_used(name: str) -> None:
     problem = refusal(f"x = 1\ny = [{name}]\n")
     assert (problem.type_name, problem.line, problem.col) == ("NameError", 2, 6)
     assert f"{name}()" in problem.message and "not available" in problem.message
+
+
+def test_eval_evaluates_program_text_in_the_caller_s_scope() -> None:
+    program = """
+import torch
+x = torch.tensor([1., 2.])
+print(eval("torch." + repr(x)), eval("  [i * i for i in range(3)]"))
+def twice(n):
+    return eval("n * 2")
+print(twice(21), eval("(lambda a: a + 1)(1)"))
+try:
+    eval("1 +")
+except SyntaxError as e:
+    print(e)
+"""
+    assert output(program) == ("tensor([1., 2.]) [0, 1, 4]\n42 2\n"
+                               "invalid syntax (<string>, line 1)\n")
+
+
+@pytest.mark.parametrize("text, type_name", [
+    ("x.__class__", "SyntaxError"),  # the checker's refusals hold inside the string
+    ("open('f')", "NameError"), ("exec('1')", "NameError"), ("__import__('os')", "NameError"),
+    ("undefined", "NameError"), ("(" * 500 + ")" * 500, "SyntaxError")])
+def test_eval_refuses_what_the_program_could_not_write(text: str, type_name: str) -> None:
+    problem = error(f"x = 1\ny = eval({text!r})\n")
+    assert (problem.type_name, problem.line, problem.col) == (type_name, 2, 5)
+
+
+def test_eval_takes_neither_globals_nor_a_non_string() -> None:
+    assert error("eval('1', {})").type_name == "TypeError"
+    assert "must be a string" in error("eval(1)").message
 
 
 def test_a_program_may_define_a_name_spelled_like_a_host_builtin() -> None:

@@ -35,7 +35,7 @@ except ImportError:  # not on Windows: the memory check is then left out
     resource = None  # type: ignore[assignment]
 
 from autograd_cli import library
-from autograd_cli.language import classes, definitions, exceptions
+from autograd_cli.language import classes, definitions, exceptions, string_eval
 from autograd_cli.language.attributes import AttributeAccess
 from autograd_cli.language.builtins import (
     check_int_call,
@@ -114,7 +114,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         self.builtins.update(exceptions.EXCEPTION_CLASSES)
         self.builtins.update({"type": self._type, "getattr": self._getattr,
                               "hasattr": self._hasattr, "setattr": self._setattr})
-        self.builtins.update({"super": SUPER, "object": object,
+        self.builtins.update({"super": SUPER, "eval": string_eval.EVAL, "object": object,
                               "staticmethod": classes.StaticMember,
                               "classmethod": classes.ClassMember,
                               "property": classes.PropertyMember})
@@ -655,6 +655,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
             return classes.instantiate(function, args, kwargs, self.call_member)
         if function is SUPER:
             return definitions.make_super(self, args)
+        if function is string_eval.EVAL:
+            return self.eval(string_eval.parse(args, kwargs, self.node, self.limits))
         if kind is classes.UnboundInit:  # Base.__init__(self, ...)
             if not args:
                 raise TypeError("descriptor '__init__' needs an argument")

@@ -29,7 +29,7 @@ EXCEPTION_CLASSES: dict[str, type[BaseException]] = {
         LookupError, NameError, NotImplementedError, OverflowError, RuntimeError,
         StopIteration, TypeError, UnboundLocalError, ValueError, ZeroDivisionError,
         ImportError, ModuleNotFoundError, FloatingPointError, UserWarning, Warning,
-        DeprecationWarning, RuntimeWarning, UnicodeError)
+        DeprecationWarning, RuntimeWarning, UnicodeError, SyntaxError)
 }
 # Errors of the run itself, never the program's to catch.
 UNCATCHABLE = frozenset({LIMIT_ERROR, "RecursionError", "MemoryError", "SystemExit",
