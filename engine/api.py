@@ -128,6 +128,7 @@ TORCH.update({
     "is_inference_mode_enabled": grad_mode.is_inference_mode_enabled,
     "set_printoptions": printing.set_printoptions,
     "is_tensor": lambda obj: isinstance(obj, Tensor),
+    "get_default_dtype": dtypes.default_float,
     "numel": lambda t: t.numel(),
     "device": device.Device,
     "set_default_device": device.check,  # the CPU is the only device: nothing to change
