@@ -8,7 +8,5 @@ import os
 # faster on one thread, and a BLAS pool spinning on a busy machine made a 64x1000 @ 1000x100
 # product 30x slower (11 ms instead of 0.3 ms), enough for "Learning PyTorch with Examples" to
 # hit the time limit. MKL (engine/ops/mkl.py) takes as many threads as torch would, since how it
-# splits a product depends on that count; its threads sleep as soon as a product is done
-# (KMP_BLOCKTIME=0) instead of spinning. The user's own settings win.
+# splits a product depends on that count. The user's own setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.environ.setdefault("KMP_BLOCKTIME", "0")

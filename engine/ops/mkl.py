@@ -81,16 +81,19 @@ def library() -> Any:
     """MKL, loaded and set up as torch leaves it; None where it is not installed."""
     if os.environ.get("AGRAPH_NO_MKL") or not sys.platform.startswith("linux"):
         return None
+    # MKL's threads sleep as soon as a product is done instead of spinning for 200 ms beside
+    # the numpy work that follows (read when its OpenMP runtime starts); the user's setting wins
+    os.environ.setdefault("KMP_BLOCKTIME", "0")
     for place in _candidates():
         if os.path.exists(place):
             try:
                 mkl = ctypes.CDLL(place)
-            except OSError:
+                mkl.MKL_Set_Threading_Layer(_INT(INTEL_THREADS))
+                set_threads(torch_threads(), mkl)
+                mkl.MKL_Domain_Set_Num_Threads(_INT(1), _INT(VML_DOMAIN))
+                _declare(mkl)
+            except (OSError, AttributeError):  # an incomplete installation: numpy's way
                 continue
-            mkl.MKL_Set_Threading_Layer(_INT(INTEL_THREADS))
-            set_threads(torch_threads(), mkl)
-            mkl.MKL_Domain_Set_Num_Threads(_INT(1), _INT(VML_DOMAIN))
-            _declare(mkl)
             return mkl
     return None
 
