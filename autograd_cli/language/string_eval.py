@@ -29,7 +29,8 @@ EVAL = _Eval()
 WHITESPACE = " \t"  # what Python's eval strips from the start of the string
 
 
-def parse(args: list[Any], kwargs: dict[str, Any], call: ast.AST, limits: Any) -> ast.expr:
+def parse(args: list[Any], kwargs: dict[str, Any], call: ast.AST | None,
+          limits: Any) -> ast.expr:
     """The checked expression tree of `eval(*args, **kwargs)`, placed at the call."""
     if kwargs:
         raise TypeError("eval() takes no keyword arguments")
@@ -53,12 +54,12 @@ def parse(args: list[Any], kwargs: dict[str, Any], call: ast.AST, limits: Any) -
         raise SyntaxError("too many nested parentheses") from None
     except ValueError as exc:
         raise SyntaxError(str(exc)) from None
-    for node in ast.walk(tree):
-        for field in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-            if field in node._attributes:
-                setattr(node, field, getattr(call, field))
     module = ast.Module(body=[ast.Expr(value=tree.body)], type_ignores=[])
-    ast.copy_location(module.body[0], call)
+    if call is not None:
+        for node in ast.walk(module):
+            for field in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+                if field in node._attributes:
+                    setattr(node, field, getattr(call, field))
     problems = checker.find_problems(module, text, limits)
     if problems:
         first = problems[0]

@@ -1,11 +1,13 @@
-"""The containers: `nn.Sequential` and `nn.ModuleList`."""
+"""The containers: `nn.Sequential`, `nn.ModuleList`, `nn.ModuleDict`, `nn.ParameterList` and
+`nn.ParameterDict`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from engine.nn.module import Module
+from engine.nn.module import Module, typename
+from engine.tensor import Parameter, Tensor
 
 
 class _Children(Module):
@@ -85,3 +87,165 @@ class ModuleList(_Children):
         self._modules.clear()
         for position, item in enumerate(items):
             self.add_module(str(position), item)
+
+
+class ModuleDict(Module):
+    """Modules registered under string keys, in insertion order; no forward of its own."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"keys", "values", "items", "update", "pop", "clear"}
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str) -> Module:
+        return self._modules[key]  # type: ignore[return-value]
+
+    def __setitem__(self, key: str, module: Module) -> None:
+        self.add_module(key, module)
+
+    def __delitem__(self, key: str) -> None:
+        del self._modules[key]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._modules))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._modules
+
+    def keys(self) -> list[str]:
+        return list(self._modules)
+
+    def values(self) -> list[Module]:
+        return list(self._modules.values())  # type: ignore[arg-type]
+
+    def items(self) -> list[tuple[str, Module]]:
+        return list(self._modules.items())  # type: ignore[arg-type]
+
+    def update(self, modules: Any) -> None:
+        pairs = modules.items() if isinstance(modules, (dict, ModuleDict)) else modules
+        for key, module in pairs:
+            self.add_module(key, module)
+
+    def pop(self, key: str) -> Module:
+        return self._modules.pop(key)  # type: ignore[return-value]
+
+    def clear(self) -> None:
+        self._modules.clear()
+
+
+def _as_parameter(value: Any) -> Any:
+    """What ParameterList/ParameterDict store: a tensor becomes a Parameter, as in torch."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+def _parameter_line(key: Any, value: Any, legacy: bool = False) -> str:
+    """One line of ParameterList/ParameterDict's repr, as torch's extra_repr writes it (the
+    dict names the type the legacy way, `torch.FloatTensor`)."""
+    if isinstance(value, Tensor):
+        size = "x".join(str(s) for s in value.shape_tuple)
+        kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+        type_name = f"torch.{value.dtype.legacy_name}" if legacy else str(value.dtype)
+        return f"  ({key}): {kind} containing: [{type_name} of size {size}]"
+    return f"  ({key}): Object of type: {typename(value)}"
+
+
+class ParameterList(Module):
+    """Parameters registered as "0", "1", ...: `params[0]`, `append`, `extend`, iteration."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"append", "extend"}
+
+    def __init__(self, values: Any = None) -> None:
+        super().__init__()
+        if values is not None:
+            self.extend(values)
+
+    def __getitem__(self, index: Any) -> Any:
+        items = list(self._parameters.values())
+        if isinstance(index, slice):
+            return ParameterList(items[index])
+        position = index.__index__()
+        if not -len(items) <= position < len(items):
+            raise IndexError(f"index {position} is out of range")
+        return items[position]
+
+    def __setitem__(self, index: int, value: Any) -> None:
+        position = index.__index__() % max(1, len(self))
+        self.register_parameter(str(position), _as_parameter(value))
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(self._parameters.values()))
+
+    def append(self, value: Any) -> ParameterList:
+        self.register_parameter(str(len(self)), _as_parameter(value))
+        return self
+
+    def extend(self, values: Any) -> ParameterList:
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(_parameter_line(i, p) for i, p in enumerate(self))
+
+
+class ParameterDict(Module):
+    """Parameters registered under string keys, in insertion order."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"keys", "values", "items", "update", "pop", "get"}
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._parameters[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.register_parameter(key, _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._parameters[key]
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._parameters))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._parameters
+
+    def keys(self) -> list[str]:
+        return list(self._parameters)
+
+    def values(self) -> list[Any]:
+        return list(self._parameters.values())
+
+    def items(self) -> list[tuple[str, Any]]:
+        return list(self._parameters.items())
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._parameters.get(key, default)
+
+    def update(self, parameters: Any) -> None:
+        pairs = parameters.items() if isinstance(parameters, (dict, ParameterDict)) \
+            else parameters
+        for key, value in pairs:
+            self[key] = value
+
+    def pop(self, key: str) -> Any:
+        return self._parameters.pop(key)
+
+    def extra_repr(self) -> str:
+        return "\n".join(_parameter_line(k, p, True) for k, p in self._parameters.items())
