@@ -259,3 +259,120 @@ class LSTM(_RNNBase):
             h = F.mul(F.sigmoid(o), F.tanh(c))
             outputs[t] = h
         return [F.stack(outputs, 0), h, c]
+
+
+class _CellBase(Module):
+    """RNNCell, LSTMCell, GRUCell: one step, with PyTorch's parameters (weight_ih, weight_hh,
+    bias_ih, bias_hh, drawn from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)) in that order)
+    and ATen's CPU cell arithmetic (the hidden projection plus the input projection)."""
+
+    gates = 1
+    states = 1
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"input_size", "hidden_size", "bias", "weight_ih",
+                                          "weight_hh", "bias_ih", "bias_hh", "reset_parameters"}
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        if not isinstance(hidden_size, int) or hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than 0")
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        shapes = {"weight_ih": (self.gates * hidden_size, input_size),
+                  "weight_hh": (self.gates * hidden_size, hidden_size)}
+        if bias:
+            shapes.update(bias_ih=(self.gates * hidden_size,), bias_hh=(self.gates * hidden_size,))
+        for name, shape in shapes.items():
+            budget.check_shape(shape, np_dtype.itemsize)
+            setattr(self, name, Parameter(Tensor._wrap(np.empty(shape, np_dtype))))
+        if not bias:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    reset_parameters = _RNNBase.reset_parameters
+
+    def extra_repr(self) -> str:
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            text += f", bias={self.bias}"
+        nonlinearity = getattr(self, "nonlinearity", "tanh")
+        if nonlinearity != "tanh":
+            text += f", nonlinearity={nonlinearity}"
+        return text
+
+    def forward(self, input: Tensor, hx: Any = None) -> Any:  # noqa: A002
+        if input.ndim not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got "
+                             f"{input.ndim}D instead")
+        batched = input.ndim == 2
+        if hx is not None and self.states == 2:
+            given = list(hx)
+        else:
+            given = [] if hx is None else [hx]
+        for tensor in given:
+            if tensor.ndim != input.ndim:
+                raise RuntimeError(f"{type(self).__name__}: Expected hidden to be "
+                                   f"{input.ndim}D, got {tensor.ndim}D instead")
+        if not batched:
+            input = F.unsqueeze(input, 0)
+            given = [F.unsqueeze(tensor, 0) for tensor in given]
+        if not given:
+            given = [creation.zeros(input.shape_tuple[0], self.hidden_size, dtype=input.dtype)
+                     for _ in range(self.states)]
+        out = self._step(input, given)
+        if not batched:
+            out = [F.squeeze(tensor, 0) for tensor in out]
+        return out[0] if self.states == 1 else tuple(out)
+
+    def _gates(self, input: Tensor, h: Tensor) -> Tensor:
+        return F.add(linear(h, self.weight_hh, self.bias_hh),
+                     linear(input, self.weight_ih, self.bias_ih))
+
+    def _step(self, input: Tensor, states: list[Tensor]) -> list[Tensor]:
+        raise NotImplementedError
+
+
+class RNNCell(_CellBase):
+    """h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (or relu)."""
+
+    PUBLIC_ATTRS = _CellBase.PUBLIC_ATTRS | {"nonlinearity"}
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
+                 nonlinearity: str = "tanh", device: Any = None, dtype: Any = None) -> None:
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def _step(self, input: Tensor, states: list[Tensor]) -> list[Tensor]:
+        activation = F.tanh if self.nonlinearity == "tanh" else F.relu
+        return [activation(self._gates(input, states[0]))]
+
+
+class LSTMCell(_CellBase):
+    """(h', c'): i, f, o = sigmoid(...), g = tanh(...); c' = f * c + i * g; h' = o * tanh(c')."""
+
+    gates = 4
+    states = 2
+
+    def _step(self, input: Tensor, states: list[Tensor]) -> list[Tensor]:
+        h, c = states
+        i, f, g, o = F.chunk(self._gates(input, h), 4, 1)
+        c = F.add(F.mul(F.sigmoid(f), c), F.mul(F.sigmoid(i), F.tanh(g)))
+        return [F.mul(F.sigmoid(o), F.tanh(c)), c]
+
+
+class GRUCell(_CellBase):
+    """r, z = sigmoid(...); n = tanh(x_n + r * h_n); h' = (h - n) * z + n."""
+
+    gates = 3
+
+    def _step(self, input: Tensor, states: list[Tensor]) -> list[Tensor]:
+        h = states[0]
+        x_r, x_z, x_n = F.chunk(linear(input, self.weight_ih, self.bias_ih), 3, 1)
+        h_r, h_z, h_n = F.chunk(linear(h, self.weight_hh, self.bias_hh), 3, 1)
+        reset = F.sigmoid(F.add(h_r, x_r))
+        update = F.sigmoid(F.add(h_z, x_z))
+        new = F.tanh(F.add(x_n, F.mul(h_n, reset)))
+        return [F.add(F.mul(F.sub(h, new), update), new)]
