@@ -28,6 +28,13 @@ def _parameter_names(layer: int, suffix: str, bias: bool) -> list[str]:
     return names + ([f"bias_ih_l{layer}{suffix}", f"bias_hh_l{layer}{suffix}"] if bias else [])
 
 
+def _uniform_reset(module: Any) -> None:
+    """Every weight ~ U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)), in parameter order."""
+    bound = 1.0 / math.sqrt(module.hidden_size) if module.hidden_size > 0 else 0
+    for param in list(module.parameters()):
+        uniform_(param, -bound, bound)
+
+
 class _RNNBase(Module):
     mode = "LSTM"
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {
@@ -72,10 +79,7 @@ class _RNNBase(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        """Every weight ~ U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)), in parameter order."""
-        bound = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
-        for param in list(self.parameters()):
-            uniform_(param, -bound, bound)
+        _uniform_reset(self)
 
     def flatten_parameters(self) -> None:
         """A no-op on the CPU, as in PyTorch."""
@@ -278,7 +282,8 @@ class _CellBase(Module):
             raise ValueError("hidden_size must be greater than 0")
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
         np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
-        shapes = {"weight_ih": (self.gates * hidden_size, input_size),
+        shapes: dict[str, tuple[int, ...]] = {
+                  "weight_ih": (self.gates * hidden_size, input_size),
                   "weight_hh": (self.gates * hidden_size, hidden_size)}
         if bias:
             shapes.update(bias_ih=(self.gates * hidden_size,), bias_hh=(self.gates * hidden_size,))
@@ -290,7 +295,8 @@ class _CellBase(Module):
             self.register_parameter("bias_hh", None)
         self.reset_parameters()
 
-    reset_parameters = _RNNBase.reset_parameters
+    def reset_parameters(self) -> None:
+        _uniform_reset(self)
 
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
