@@ -89,53 +89,68 @@ class ModuleList(_Children):
             self.add_module(str(position), item)
 
 
-class ModuleDict(Module):
-    """Modules registered under string keys, in insertion order; no forward of its own."""
+class _Keyed(Module):
+    """What ModuleDict and ParameterDict share: the dict protocol over one registration table
+    (`_modules` or `_parameters`), in insertion order; `__setitem__` registers."""
 
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"keys", "values", "items", "update", "pop", "clear"}
+    TABLE = "_modules"
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"keys", "values", "items", "update", "pop", "clear",
+                                          "get"}
+
+    def _table(self) -> dict[str, Any]:
+        return self.__dict__[self.TABLE]  # type: ignore[no-any-return]
+
+    def __getitem__(self, key: str) -> Any:
+        return self._table()[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        raise NotImplementedError
+
+    def __delitem__(self, key: str) -> None:
+        del self._table()[key]
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._table()))
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._table()
+
+    def keys(self) -> list[str]:
+        return list(self._table())
+
+    def values(self) -> list[Any]:
+        return list(self._table().values())
+
+    def items(self) -> list[tuple[str, Any]]:
+        return list(self._table().items())
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._table().get(key, default)
+
+    def update(self, pairs: Any) -> None:
+        for key, value in pairs.items() if isinstance(pairs, (dict, _Keyed)) else pairs:
+            self[key] = value
+
+    def pop(self, key: str) -> Any:
+        return self._table().pop(key)
+
+    def clear(self) -> None:
+        self._table().clear()
+
+
+class ModuleDict(_Keyed):
+    """Modules registered under string keys, in insertion order; no forward of its own."""
 
     def __init__(self, modules: Any = None) -> None:
         super().__init__()
         if modules is not None:
             self.update(modules)
 
-    def __getitem__(self, key: str) -> Module:
-        return self._modules[key]  # type: ignore[return-value]
-
     def __setitem__(self, key: str, module: Module) -> None:
         self.add_module(key, module)
-
-    def __delitem__(self, key: str) -> None:
-        del self._modules[key]
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._modules))
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._modules
-
-    def keys(self) -> list[str]:
-        return list(self._modules)
-
-    def values(self) -> list[Module]:
-        return list(self._modules.values())  # type: ignore[arg-type]
-
-    def items(self) -> list[tuple[str, Module]]:
-        return list(self._modules.items())  # type: ignore[arg-type]
-
-    def update(self, modules: Any) -> None:
-        pairs = modules.items() if isinstance(modules, (dict, ModuleDict)) else modules
-        for key, module in pairs:
-            self.add_module(key, module)
-
-    def pop(self, key: str) -> Module:
-        return self._modules.pop(key)  # type: ignore[return-value]
-
-    def clear(self) -> None:
-        self._modules.clear()
 
 
 def _as_parameter(value: Any) -> Any:
@@ -198,54 +213,18 @@ class ParameterList(Module):
         return "\n".join(_parameter_line(i, p) for i, p in enumerate(self))
 
 
-class ParameterDict(Module):
+class ParameterDict(_Keyed):
     """Parameters registered under string keys, in insertion order."""
 
-    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"keys", "values", "items", "update", "pop", "get"}
+    TABLE = "_parameters"
 
     def __init__(self, parameters: Any = None) -> None:
         super().__init__()
         if parameters is not None:
             self.update(parameters)
 
-    def __getitem__(self, key: str) -> Any:
-        return self._parameters[key]
-
     def __setitem__(self, key: str, value: Any) -> None:
         self.register_parameter(key, _as_parameter(value))
-
-    def __delitem__(self, key: str) -> None:
-        del self._parameters[key]
-
-    def __len__(self) -> int:
-        return len(self._parameters)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._parameters))
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._parameters
-
-    def keys(self) -> list[str]:
-        return list(self._parameters)
-
-    def values(self) -> list[Any]:
-        return list(self._parameters.values())
-
-    def items(self) -> list[tuple[str, Any]]:
-        return list(self._parameters.items())
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._parameters.get(key, default)
-
-    def update(self, parameters: Any) -> None:
-        pairs = parameters.items() if isinstance(parameters, (dict, ParameterDict)) \
-            else parameters
-        for key, value in pairs:
-            self[key] = value
-
-    def pop(self, key: str) -> Any:
-        return self._parameters.pop(key)
 
     def extra_repr(self) -> str:
         return "\n".join(_parameter_line(k, p, True) for k, p in self._parameters.items())
