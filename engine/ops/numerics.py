@@ -9,8 +9,8 @@ threads by torch, which this single-threaded order does not follow.
 
 softmax / log_softmax over the last dim and sigmoid (SoftMaxKernel.cpp, UnaryOpsKernel.cpp) use
 SLEEF's vectorized expf (`sleef_expf`, bit-exact here), `vec::reduce_all` sums (16 lanes on
-AVX512, then a halving tree) and a multiply by 1/sum. torch.exp itself is MKL's and is not
-emulated (a float64 exp rounded once agrees with it nearly always).
+AVX512, then a halving tree) and a multiply by 1/sum. torch.exp itself is MKL's vector exp,
+called as torch calls it (engine/ops/mkl.py).
 """
 
 from __future__ import annotations
