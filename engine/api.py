@@ -205,6 +205,12 @@ def _autograd_graph() -> dict[str, Any]:
     return dict(autograd_graph.GRAPH)  # engine/autograd_graph.py
 
 
+def _func() -> dict[str, Any]:
+    from engine import func_transforms  # lazy: built on first use (startup time)
+
+    return dict(func_transforms.FUNC)
+
+
 def _autograd_functional() -> dict[str, Any]:
     from engine import autograd_functional  # lazy: built on first use (startup time)
 
@@ -214,6 +220,7 @@ def _autograd_functional() -> dict[str, Any]:
 _SUBMODULES: dict[str, Callable[[], dict[str, Any]]] = {
     "NN": _nn, "FUNCTIONAL": _functional, "NN_UTILS": _nn_utils, "OPTIM": _optim,
     "LR_SCHEDULER": _lr_scheduler, "LINALG": _linalg, "AUTOGRAD_FUNCTIONAL": _autograd_functional,
+    "FUNC": _func,
     "DATA": _data, "AUTOGRAD_FUNCTION": _autograd_function, "AUTOGRAD_GRAPH": _autograd_graph,
 }
 

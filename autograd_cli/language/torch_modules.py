@@ -29,6 +29,7 @@ def torch_namespaces() -> dict[str, Namespace]:
     autograd_graph = Namespace("torch.autograd.graph", api.members("AUTOGRAD_GRAPH"))
     autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional,
                                             "function": function, "graph": autograd_graph})
+    func = Namespace("torch.func", api.members("FUNC"))
     data = Namespace("torch.utils.data", api.members("DATA"))
     torch_utils = Namespace("torch.utils", {"data": data})
     # torch.functional: the tensor functions PyTorch defines in that module (tutorials import
@@ -36,7 +37,8 @@ def torch_namespaces() -> dict[str, Namespace]:
     functional_module = Namespace("torch.functional", {
         name: api.TORCH[name] for name in TORCH_FUNCTIONAL if name in api.TORCH})
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
-                                "utils": torch_utils, "functional": functional_module})
+                                "utils": torch_utils, "functional": functional_module,
+                                "func": func, "vmap": _vmap})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
             "torch.functional": functional_module,
             "torch.nn.utils": utils,
@@ -47,7 +49,12 @@ def torch_namespaces() -> dict[str, Namespace]:
                                                   api.members("LR_SCHEDULER")),
             "torch.linalg": Namespace("torch.linalg", api.members("LINALG")),
             "torch.utils": torch_utils, "torch.utils.data": data,
-            "torch.autograd.graph": autograd_graph}
+            "torch.autograd.graph": autograd_graph, "torch.func": func}
+
+
+def _vmap(*args: object, **kwargs: object) -> object:
+    """torch.vmap, torch.func's vmap (built when first called)."""
+    return api.members("FUNC")["vmap"](*args, **kwargs)
 
 
 def torch_class(kind: type) -> bool:

@@ -17,7 +17,7 @@ TORCH_MODULES = frozenset({
     "torch", "torch.nn", "torch.nn.functional", "torch.functional", "torch.nn.utils",
     "torch.optim", "torch.autograd",
     "torch.autograd.functional", "torch.autograd.function", "torch.optim.lr_scheduler",
-    "torch.linalg", "torch.utils", "torch.utils.data", "torch.autograd.graph",
+    "torch.linalg", "torch.utils", "torch.utils.data", "torch.autograd.graph", "torch.func",
 })
 
 # Module name -> the module of this package whose `namespace(runtime, name)` builds it.
