@@ -118,6 +118,12 @@ UNARY: dict[str, tuple[Any, bool]] = {
     "log10": (pointwise.Log10, False),
     "frac": (pointwise.Frac, True),
     "sgn": (pointwise.Sgn, False),
+    "asinh": (pointwise.Asinh, True),
+    "acosh": (pointwise.Acosh, True),
+    "atanh": (pointwise.Atanh, True),
+    "erfinv": (pointwise.Erfinv, True),
+    "lgamma": (pointwise.Lgamma, True),
+    "digamma": (pointwise.Digamma, True),
 }
 for _name, (_op, _inplace) in UNARY.items():
     public(_unary(_name, _op), method=True, inplace=_inplace)

@@ -14,6 +14,7 @@ from engine.nn.functional import (
     leaky_relu,
     log_softmax,
     logsigmoid,
+    mish,
     relu,
     selu,
     silu,
@@ -125,6 +126,10 @@ class SELU(_Activation):
 
 class SiLU(SELU):
     function = staticmethod(silu)
+
+
+class Mish(SELU):
+    function = staticmethod(mish)
 
 
 class LeakyReLU(_Activation):

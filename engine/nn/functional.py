@@ -120,6 +120,11 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     return _maybe_inplace(input, result, inplace)
 
 
+def mish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    result = activation.Mish.apply(expect_tensor(input, "mish"))
+    return _maybe_inplace(input, result, inplace)
+
+
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
              inplace: bool = False) -> Tensor:
     if min_val > max_val:

@@ -335,6 +335,26 @@ class Silu(Function):
         return (grad * sigmoid * AddScalar.apply(x * arith.Sub.apply(one, sigmoid), scalar=1.0),)
 
 
+class Mish(Function):
+    """x * tanh(softplus(x)), one node (MishBackward0) as in PyTorch."""
+
+    grad_fn_name = "MishBackward0"
+    saves = (0,)
+
+    def forward(self, a):
+        x = float_input(a)
+        return x * rounded_in_float64(np.tanh, rounded_in_float64(np.log1p, _exp(x)))
+
+    def backward(self, grad, inputs, output):
+        # mish_backward: grad * (tanh(sp) + x * sigmoid(x) * (1 - tanh(sp)^2)), sp = softplus(x)
+        x = inputs[0]
+        softplus = AddScalar.apply(x.exp(), scalar=1.0).log()
+        tanh_softplus = Tanh.apply(softplus)
+        one = Tensor._wrap(np.ones((), dtype=x.array.dtype))
+        return (grad * (tanh_softplus + x * Sigmoid.apply(x)
+                        * arith.Sub.apply(one, tanh_softplus * tanh_softplus)),)
+
+
 class LogSigmoid(Function):
     grad_fn_name = "LogSigmoidBackward0"
     saves = (0,)

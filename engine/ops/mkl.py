@@ -1,8 +1,8 @@
 """PyTorch's CPU math library, Intel MKL 2024.2, called as torch 2.13 calls it.
 
 torch's CPU build sends float matrix products to MKL (sgemm/dgemm, sgemv/dgemv, sdot) and
-sin, cos, tan, tanh, exp, log, log2, log10, sqrt, erf, asin, acos and atan of a float tensor to
-MKL's vector math (VML, high-accuracy mode). Their results differ in the last bits from
+sin, cos, tan, tanh, exp, log, log2, log10, sqrt, erf, erfinv, asin, acos and atan of a float
+tensor to MKL's vector math (VML, high-accuracy mode). Their results differ in the last bits from
 numpy's OpenBLAS and libm, and a training loop that prints `loss.item()` shows it within a few
 steps. The `mkl` wheel of the same version (a dependency of agraph on x86-64 Linux) gives
 torch's bits exactly when called with torch's arguments:
@@ -35,7 +35,7 @@ VML_DOMAIN = 3  # MKL_DOMAIN_VML: vector functions are elementwise, one thread g
 VML_MODE = 0x2 | 0x140000 | 0x100  # VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE, as ATen's vml.h
 VML_NAMES = {"sin": "Sin", "cos": "Cos", "tan": "Tan", "tanh": "Tanh", "exp": "Exp",
              "log": "Ln", "log2": "Log2", "log10": "Log10", "sqrt": "Sqrt", "erf": "Erf",
-             "asin": "Asin", "acos": "Acos", "atan": "Atan"}
+             "asin": "Asin", "acos": "Acos", "atan": "Atan", "erfinv": "ErfInv"}
 COLUMN_MAJOR, NO_TRANSPOSE, TRANSPOSE = 102, 111, 112  # CBLAS's enums
 _INT, _SIZE, _POINTER = ctypes.c_int, ctypes.c_longlong, ctypes.c_void_p
 _REAL: dict[np.dtype, tuple[str, Any]] = {np.dtype(np.float32): ("s", ctypes.c_float),
