@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.operands import expect_tensor
-from engine.ops import pointwise
+from engine.ops import pointwise, special
 from engine.registry import public
 from engine.tensor import Tensor
 
@@ -112,7 +112,7 @@ UNARY: dict[str, tuple[Any, bool]] = {
     "acos": (pointwise.Acos, False),
     "sinh": (pointwise.Sinh, True),
     "cosh": (pointwise.Cosh, True),
-    "erf": (pointwise.Erf, True),
+    "erf": (special.Erf, True),
     "exp2": (pointwise.Exp2, False),
     "log2": (pointwise.Log2, False),
     "log10": (pointwise.Log10, False),
@@ -121,9 +121,15 @@ UNARY: dict[str, tuple[Any, bool]] = {
     "asinh": (pointwise.Asinh, True),
     "acosh": (pointwise.Acosh, True),
     "atanh": (pointwise.Atanh, True),
-    "erfinv": (pointwise.Erfinv, True),
-    "lgamma": (pointwise.Lgamma, True),
-    "digamma": (pointwise.Digamma, True),
+    "erfinv": (special.Erfinv, True),
+    "lgamma": (special.Lgamma, True),
+    "digamma": (special.Digamma, True),
 }
 for _name, (_op, _inplace) in UNARY.items():
     public(_unary(_name, _op), method=True, inplace=_inplace)
+
+
+@public
+def polygamma(n: int, input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's keywords
+    """torch.polygamma(n, x): digamma for n = 0, its n-th derivative above."""
+    return special.polygamma(n, expect_tensor(input, "polygamma"))

@@ -391,7 +391,7 @@ class Trunc(Floor):
 # --- tan, atan, asin, acos, sinh, cosh, erf, exp2, log2, log10, frac, atan2, hypot, lerp, with the
 # derivative formulas of PyTorch's derivatives.yaml (a create_graph=True graph carries its names)
 
-class _Unary:
+class Unary:
     """forward for the functions computed in float64 and rounded once (a mixin)."""
 
     function: Any = staticmethod(np.tan)
@@ -403,7 +403,7 @@ class _Unary:
         return rounded_in_float64(self.function, a)
 
 
-class Tan(_Unary, Function):
+class Tan(Unary, Function):
     grad_fn_name = "TanBackward0"
     saves_output = True
     vml = "tan"
@@ -415,7 +415,7 @@ class Tan(_Unary, Function):
         return (grad * AddScalar.apply(output ** 2, scalar=1),)
 
 
-class Atan(_Unary, Function):
+class Atan(Unary, Function):
     grad_fn_name = "AtanBackward0"
     saves = (0,)
     function = staticmethod(np.arctan)
@@ -429,7 +429,7 @@ class Atan(_Unary, Function):
         return (grad / AddScalar.apply(x * x, scalar=1),)
 
 
-class Asin(_Unary, Function):
+class Asin(Unary, Function):
     grad_fn_name = "AsinBackward0"
     saves = (0,)
     function = staticmethod(np.arcsin)
@@ -443,7 +443,7 @@ class Asin(_Unary, Function):
         return (grad * AddScalar.apply(-x * x, scalar=1).rsqrt(),)
 
 
-class Acos(_Unary, Function):
+class Acos(Unary, Function):
     grad_fn_name = "AcosBackward0"
     saves = (0,)
     function = staticmethod(np.arccos)
@@ -457,7 +457,7 @@ class Acos(_Unary, Function):
         return (grad * -AddScalar.apply(-x * x, scalar=1).rsqrt(),)
 
 
-class Sinh(_Unary, Function):
+class Sinh(Unary, Function):
     grad_fn_name = "SinhBackward0"
     saves = (0,)
     function = staticmethod(np.sinh)
@@ -466,7 +466,7 @@ class Sinh(_Unary, Function):
         return (grad * Cosh.apply(inputs[0]),)
 
 
-class Cosh(_Unary, Function):
+class Cosh(Unary, Function):
     grad_fn_name = "CoshBackward0"
     saves = (0,)
     function = staticmethod(np.cosh)
@@ -475,7 +475,7 @@ class Cosh(_Unary, Function):
         return (grad * Sinh.apply(inputs[0]),)
 
 
-class Asinh(_Unary, Function):
+class Asinh(Unary, Function):
     grad_fn_name = "AsinhBackward0"
     saves = (0,)
     function = staticmethod(np.arcsinh)
@@ -484,7 +484,7 @@ class Asinh(_Unary, Function):
         return (grad * _plus(inputs[0] ** 2, 1).rsqrt(),)
 
 
-class Acosh(_Unary, Function):
+class Acosh(Unary, Function):
     grad_fn_name = "AcoshBackward0"
     saves = (0,)
     function = staticmethod(np.arccosh)
@@ -493,7 +493,7 @@ class Acosh(_Unary, Function):
         return (grad * _plus(inputs[0] ** 2, -1).rsqrt(),)
 
 
-class Atanh(_Unary, Function):
+class Atanh(Unary, Function):
     grad_fn_name = "AtanhBackward0"
     saves = (0,)
     function = staticmethod(np.arctanh)
@@ -503,110 +503,6 @@ class Atanh(_Unary, Function):
         return (grad * (1 / _plus(-(x ** 2), 1)),)
 
 
-def _erfinv64(values: np.ndarray) -> np.ndarray:
-    """erfinv in float64 without MKL: the normal distribution's quantile (Python's statistics),
-    erfinv(y) = Q((y + 1) / 2) / sqrt(2); +-inf at +-1 and nan outside [-1, 1]."""
-    from statistics import NormalDist  # lazy: rarely used
-
-    quantile = NormalDist().inv_cdf
-
-    def one(y: float) -> float:
-        if not -1 <= y <= 1:
-            return math.nan
-        if abs(y) == 1:
-            return math.copysign(math.inf, y)
-        return quantile((y + 1) / 2) / math.sqrt(2)
-
-    return np.fromiter(map(one, values.ravel().tolist()), dtype=np.float64,
-                       count=values.size).reshape(values.shape)
-
-
-class Erfinv(_Unary, Function):
-    grad_fn_name = "ErfinvBackward0"
-    saves = (0,)
-    function = staticmethod(_erfinv64)
-    vml = "erfinv"
-
-    def backward(self, grad, inputs, output):
-        # 0.5 * sqrt(pi) * exp(erfinv(x)^2) * grad
-        return (scale((Erfinv.apply(inputs[0]) ** 2).exp(), 0.5 * math.sqrt(math.pi)) * grad,)
-
-
-def _lgamma64(values: np.ndarray) -> np.ndarray:
-    """log|Gamma(x)| in float64 (the C library's lgamma, +inf at the poles)."""
-    def one(x: float) -> float:
-        try:
-            return math.lgamma(x)
-        except ValueError:  # a pole: 0, -1, -2, ...
-            return math.inf
-    return np.fromiter(map(one, values.ravel().tolist()), dtype=np.float64,
-                       count=values.size).reshape(values.shape)
-
-
-def _polygamma64(order: int, values: np.ndarray) -> np.ndarray:
-    """digamma (order 0) or trigamma (order 1) in float64: the recurrence up to x >= 16, then
-    the asymptotic series; the reflection formula below 0 (digamma: -inf at 0 and nan at the
-    negative integers, as PyTorch's kernel gives)."""
-    x = values.astype(np.float64)
-    result = np.zeros_like(x)
-    negative = x < 0
-    if order == 0 and negative.any():  # psi(x) = psi(1 - x) - pi / tan(pi x)
-        reflected = _polygamma64(0, 1 - x[negative])
-        result[negative] = reflected - math.pi / np.tan(math.pi * x[negative])
-    shifted = np.where(negative, 16.0, x)
-    accumulated = np.zeros_like(x)
-    while True:
-        small = shifted < 16
-        if not small.any():
-            break
-        accumulated[small] += (1 / shifted[small] if order == 0 else 1 / shifted[small] ** 2)
-        shifted = np.where(small, shifted + 1, shifted)
-    inverse = 1 / shifted
-    square = inverse * inverse
-    if order == 0:
-        series = np.log(shifted) - 0.5 * inverse - square * (
-            1 / 12 - square * (1 / 120 - square * (1 / 252 - square * (1 / 240 - square / 132))))
-        value = series - accumulated
-    else:
-        series = inverse + 0.5 * square + inverse * square * (
-            1 / 6 - square * (1 / 30 - square * (1 / 42 - square / 30)))
-        value = series + accumulated
-    result = np.where(negative, result, value)
-    if order == 0:
-        result = np.where((x < 0) & (x == np.floor(x)), np.nan, np.where(x == 0, -np.inf, result))
-    return result
-
-
-class Lgamma(_Unary, Function):
-    grad_fn_name = "LgammaBackward0"
-    saves = (0,)
-    function = staticmethod(_lgamma64)
-
-    def backward(self, grad, inputs, output):
-        return (grad * Digamma.apply(inputs[0]),)
-
-
-class Digamma(_Unary, Function):
-    grad_fn_name = "DigammaBackward0"
-    saves = (0,)
-    function = staticmethod(lambda x: _polygamma64(0, x))
-
-    def backward(self, grad, inputs, output):
-        return (grad * Trigamma.apply(inputs[0]),)
-
-
-class Trigamma(_Unary, Function):
-    """polygamma(1, x), digamma's derivative (its own derivative is not offered)."""
-
-    grad_fn_name = "PolygammaBackward0"
-    saves = (0,)
-    function = staticmethod(lambda x: _polygamma64(1, x))
-
-    def backward(self, grad, inputs, output):
-        raise NotImplementedError("the derivative of polygamma(1, x) is not supported by "
-                                  "agraph")
-
-
 def _plus(tensor: Tensor, scalar: float) -> Tensor:
     """tensor + number as the derivative formulas write it (AddBackward1, no scalar edge)."""
     from engine.ops.activation import AddScalar  # lazy: engine.ops.activation imports this
@@ -614,22 +510,7 @@ def _plus(tensor: Tensor, scalar: float) -> Tensor:
     return AddScalar.apply(tensor, scalar=scalar)  # type: ignore[no-any-return]
 
 
-class Erf(Function):
-    grad_fn_name = "ErfBackward0"
-    saves = (0,)
-
-    def forward(self, a):
-        from engine.ops.activation import erf  # lazy: engine.ops.activation imports this module
-
-        out = mkl.vml("erf", float_input(a))
-        return erf(float_input(a)) if out is None else out
-
-    def backward(self, grad, inputs, output):
-        x = inputs[0]
-        return (scale((-(x ** 2)).exp(), 2.0 / math.sqrt(math.pi)) * grad,)
-
-
-class Exp2(_Unary, Function):
+class Exp2(Unary, Function):
     grad_fn_name = "Exp2Backward0"
     saves_output = True
     function = staticmethod(np.exp2)
@@ -638,7 +519,7 @@ class Exp2(_Unary, Function):
         return (scale(grad * output, math.log(2.0)),)
 
 
-class Log2(_Unary, Function):
+class Log2(Unary, Function):
     grad_fn_name = "Log2Backward0"
     saves = (0,)
     function = staticmethod(np.log2)
@@ -648,7 +529,7 @@ class Log2(_Unary, Function):
         return (grad / scale(inputs[0], 0.6931471805599453),)
 
 
-class Log10(_Unary, Function):
+class Log10(Unary, Function):
     grad_fn_name = "Log10Backward0"
     saves = (0,)
     function = staticmethod(np.log10)
