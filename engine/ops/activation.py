@@ -14,8 +14,10 @@ import math
 
 import numpy as np
 
+from engine import grad_mode
 from engine.autograd import Function
-from engine.ops import arith
+from engine.float_math import fma32, fma64
+from engine.ops import arith, numerics
 from engine.ops.arith import scale
 from engine.ops.pointwise import (
     Cosh,
@@ -325,11 +327,13 @@ class Silu(Function):
 
     def forward(self, a):
         x = float_input(a)
-        return x / (_c(1, x) + _exp(-x))
+        return x / (_c(1, x) + numerics.exp_negated(x))
 
     def backward(self, grad, inputs, output):
-        # infinitely_differentiable_silu_backward: grad * s * (1 + x * (1 - s))
         x = inputs[0]
+        if not grad_mode.is_grad_enabled():  # PyTorch's fused silu_backward kernel
+            return (SiluBackward.apply(grad, x),)
+        # create_graph: infinitely_differentiable_silu_backward, grad * s * (1 + x * (1 - s))
         sigmoid = Sigmoid.apply(x)
         one = Tensor._wrap(np.ones((), dtype=x.array.dtype))  # a wrapped number: no edge
         return (grad * sigmoid * AddScalar.apply(x * arith.Sub.apply(one, sigmoid), scalar=1.0),)
@@ -353,6 +357,20 @@ class Mish(Function):
         one = Tensor._wrap(np.ones((), dtype=x.array.dtype))
         return (grad * (tanh_softplus + x * Sigmoid.apply(x)
                         * arith.Sub.apply(one, tanh_softplus * tanh_softplus)),)
+
+
+class SiluBackward(Function):
+    """silu_backward(grad, x) = grad * s * (1 + x * (1 - s)), s = sigmoid(x), as ATen's kernel
+    computes it (the inner multiply-add fused by the compiler); backward without a graph."""
+
+    grad_fn_name = "SiluBackwardBackward0"
+    differentiable = False
+
+    def forward(self, grad, x):
+        one = _c(1, x)
+        s = one / (one + numerics.exp_negated(x))
+        inner = fma32(x, one - s, one) if x.dtype == np.float32 else fma64(x, one - s, one)
+        return grad * s * inner
 
 
 class LogSigmoid(Function):

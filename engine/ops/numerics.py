@@ -391,19 +391,24 @@ def softmax_lastdim(a: np.ndarray, log: bool) -> np.ndarray:
     return sleef_expf(shifted) * (np.float32(1) / total)  # type: ignore[no-any-return]
 
 
-def sigmoid(a: np.ndarray) -> np.ndarray:
-    """ATen's sigmoid: 1 / (1 + exp(-x)); full chunks of 32 elements (C order; torch walks a
-    transposed tensor in memory order) with SLEEF's exp, the rest with the C library's expf
-    (a float64 exp rounded once here)."""
-    one = np.ones((), dtype=a.dtype)
+def exp_negated(a: np.ndarray) -> np.ndarray:
+    """exp(-x) as ATen's elementwise float kernels compute it: full chunks of 32 elements (C
+    order; torch walks a transposed tensor in memory order) with SLEEF's exp, the rest with the
+    C library's expf (a float64 exp rounded once here)."""
     if a.dtype != np.float32:
-        return one / (one + np.exp(-a))  # type: ignore[no-any-return]
+        return np.exp(-a)  # type: ignore[no-any-return]
     flat = a.reshape(-1)
     vector = (flat.size // SIGMOID_CHUNK) * SIGMOID_CHUNK
     out = np.empty_like(flat)
-    out[:vector] = one / (one + sleef_expf(np.float32(0) - flat[:vector]))
-    out[vector:] = one / (one + np.exp(-flat[vector:].astype(np.float64)).astype(np.float32))
+    out[:vector] = sleef_expf(np.float32(0) - flat[:vector])
+    out[vector:] = np.exp(-flat[vector:].astype(np.float64)).astype(np.float32)
     return out.reshape(a.shape)
+
+
+def sigmoid(a: np.ndarray) -> np.ndarray:
+    """ATen's sigmoid: 1 / (1 + exp(-x)), exp(-x) as `exp_negated`."""
+    one = np.ones((), dtype=a.dtype)
+    return one / (one + exp_negated(a))  # type: ignore[no-any-return]
 
 
 _FLOAT32 = np.dtype(np.float32)
