@@ -17,11 +17,12 @@ from engine import autograd, budget, dtypes
 from engine.tensor import Tensor
 
 
-def expect_tensor(value: Any, function: str = "input") -> Tensor:
-    """`value`, when it is a Tensor; else PyTorch's TypeError for `function(input, ...)`."""
+def expect_tensor(value: Any, function: str = "input", argument: str = "input",
+                  position: int = 1) -> Tensor:
+    """`value`, when it is a Tensor; else PyTorch's TypeError for `function`'s argument."""
     if not isinstance(value, Tensor):
-        raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(value).__name__}")
+        raise TypeError(f"{function}(): argument '{argument}' (position {position}) must be "
+                        f"Tensor, not {type(value).__name__}")
     return value
 
 

@@ -75,6 +75,8 @@ class AttributeAccess:
             return value.args
         if kind is Refused:  # a library function that would touch the host, used
             raise value.error()
+        if kind.__module__ == "builtins" and not hasattr(kind, name):  # Python's own message
+            raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}'")
         raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}' (or agraph "
                              "does not support it)")
 

@@ -106,12 +106,14 @@ def min(a: Tensor, dim: Any = None, keepdim: bool = False, other: Any = None) ->
 
 @public(method=True)
 def maximum(a: Tensor, b: Tensor) -> Tensor:
-    return reduce.Maximum.apply(a, b)
+    return reduce.Maximum.apply(expect_tensor(a, "maximum"),
+                                expect_tensor(b, "maximum", "other", 2))
 
 
 @public(method=True)
 def minimum(a: Tensor, b: Tensor) -> Tensor:
-    return reduce.Minimum.apply(a, b)
+    return reduce.Minimum.apply(expect_tensor(a, "minimum"),
+                                expect_tensor(b, "minimum", "other", 2))
 
 
 @public(method=True)
