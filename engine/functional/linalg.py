@@ -30,7 +30,7 @@ from engine.tensor import Tensor, normalize_dim
 @public(method=True)
 def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002 - PyTorch's keywords
     """torch.matmul, decomposed into the ops PyTorch itself records (dot, mm, mv, bmm)."""
-    a, b = expect_tensor(input, "matmul"), expect_tensor(other, "matmul")
+    a, b = expect_tensor(input, "matmul"), expect_tensor(other, "matmul", "other", 2)
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a.ndim}D and {b.ndim}D")
@@ -73,17 +73,17 @@ def mm(a: Any, b: Any = None) -> Tensor:
 
 @public(method=True)
 def mv(a: Tensor, v: Tensor) -> Tensor:
-    return products.Mv.apply(expect_tensor(a, "mv"), expect_tensor(v, "mv"))
+    return products.Mv.apply(expect_tensor(a, "mv"), expect_tensor(v, "mv", "vec", 2))
 
 
 @public(method=True)
 def dot(a: Tensor, b: Tensor) -> Tensor:
-    return products.Dot.apply(expect_tensor(a, "dot"), expect_tensor(b, "dot"))
+    return products.Dot.apply(expect_tensor(a, "dot"), expect_tensor(b, "dot", "tensor", 2))
 
 
 @public(method=True)
 def bmm(a: Tensor, b: Tensor) -> Tensor:
-    a, b = expect_tensor(a, "bmm"), expect_tensor(b, "bmm")
+    a, b = expect_tensor(a, "bmm"), expect_tensor(b, "bmm", "mat2", 2)
     if a.ndim != 3 or b.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else
                            "batch2 must be a 3D tensor")
@@ -111,7 +111,7 @@ def triu(a: Tensor, diagonal: int = 0) -> Tensor:
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """torch: self.reshape({-1, 1}) * vec2."""
 
-    a, b = expect_tensor(a, "outer"), expect_tensor(b, "outer")
+    a, b = expect_tensor(a, "outer"), expect_tensor(b, "outer", "vec2", 2)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {a.ndim}-D" if a.ndim
                            != 1 else f"outer: Expected 1-D argument vec2, but got {b.ndim}-D")

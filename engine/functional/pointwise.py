@@ -59,7 +59,8 @@ def round(a: Tensor, decimals: int = 0) -> Tensor:  # noqa: A001 - torch.round
 
 @public(method=True)
 def atan2(a: Tensor, other: Any) -> Tensor:
-    return pointwise.Atan2.apply(expect_tensor(a, "atan2"), expect_tensor(other, "atan2"))
+    return pointwise.Atan2.apply(expect_tensor(a, "atan2"),
+                                 expect_tensor(other, "atan2", "other", 2))
 
 
 arctan2 = public(atan2, name="arctan2", method=True)
@@ -67,7 +68,8 @@ arctan2 = public(atan2, name="arctan2", method=True)
 
 @public(method=True)
 def hypot(a: Tensor, other: Any) -> Tensor:
-    return pointwise.Hypot.apply(expect_tensor(a, "hypot"), expect_tensor(other, "hypot"))
+    return pointwise.Hypot.apply(expect_tensor(a, "hypot"),
+                                 expect_tensor(other, "hypot", "other", 2))
 
 
 @public(method=True, inplace=True)
