@@ -276,7 +276,11 @@ class SmoothL1Loss(Function):
     def backward(self, grad, inputs, output):
         a, b = inputs
         local = self._local(a - b)
-        result = _scaled(local, grad, self.reduction, self.count)
+        if self.reduction == "mean":  # ATen's kernel: norm * local * grad, norm = 1 / n rounded
+            norm = np.asarray(1.0 / self.count, dtype=local.array.dtype)
+            result = local * _constant(norm) * grad
+        else:
+            result = local * grad
         return (result if self.needs[0] else None, -result if self.needs[1] else None)
 
 
