@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine import threads
 from engine.ops import mkl
 from tests.test_engine import TORCH
 
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.skipif(mkl.library() is None,
 def torch_threads() -> Iterator[None]:
     mkl.set_threads(THREADS)
     yield
-    mkl.set_threads(mkl.torch_threads())
+    mkl.set_threads(threads.torch_threads())
 
 
 def digest(tensor: Any) -> str:

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.threads import torch_threads
+
 LIBRARY = "libmkl_rt.so.2"
 INTEL_THREADS = 0  # MKL_Set_Threading_Layer: the OpenMP runtime the wheel ships
 VML_DOMAIN = 3  # MKL_DOMAIN_VML: vector functions are elementwise, one thread gives the same bits
@@ -52,28 +54,6 @@ def _candidates() -> list[str]:
     except Exception:  # noqa: BLE001 - no wheel, no metadata: no MKL
         pass
     return places
-
-
-def torch_threads() -> int:
-    """The number of threads torch 2.13 gives its intra-op pool (and MKL) on this machine."""
-    for name in ("MKL_NUM_THREADS", "OMP_NUM_THREADS"):  # MKL's setting wins, as in ATen
-        value = os.environ.get(name, "")
-        if value.isdigit() and int(value) > 0:
-            return int(value)
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
-            cores, physical = set(), "0"
-            for line in info:
-                key, _, value = line.partition(":")
-                if key.strip() == "physical id":
-                    physical = value.strip()
-                elif key.strip() == "core id":
-                    cores.add((physical, value.strip()))
-        if cores:
-            return len(cores)
-    except OSError:
-        pass
-    return os.cpu_count() or 1
 
 
 @functools.cache

@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from engine import creation
+from engine import creation, grad_mode
 from engine.autograd import Function
+from engine.ops import batch_norm_cpu
 from engine.ops.pointwise import Rsqrt
 from engine.ops.reduce import MeanDim, SumDim, reduced_dims
 from engine.ops.selection import IndexAdd
@@ -130,15 +131,16 @@ class NativeBatchNorm(Function):
     def forward(self, x: np.ndarray, weight: Any, bias: Any, mean: Any = None, invstd: Any = None,
                 training: bool = True, eps: float = 1e-5) -> np.ndarray:
         self.training, self.mean, self.invstd, self.eps = training, mean, invstd, eps
-        shape = (1, -1) + (1,) * (x.ndim - 2)
-        alpha = invstd if weight is None else (invstd * weight).astype(invstd.dtype)
-        beta = (-(mean * alpha) if bias is None else bias - mean * alpha).astype(alpha.dtype)
-        wide = np.float64 if x.dtype == np.float32 else x.dtype
-        out = x.astype(wide) * alpha.reshape(shape).astype(wide) + beta.reshape(shape)
-        return out.astype(x.dtype)
+        return batch_norm_cpu.transform(x, mean, invstd, weight, bias)
 
     def backward(self, grad, inputs, output):
         x, weight = inputs[0], inputs[1]
+        if x.ndim == 2 and not grad_mode.is_grad_enabled():  # ATen's fused kernel
+            arrays = batch_norm_cpu.backward_2d(
+                grad.array, x.array, None if weight is None else weight.array, self.mean,
+                self.invstd, self.training)
+            return tuple(Tensor._wrap(a) if needed else None
+                         for a, needed in zip(arrays, self.needs, strict=True))
         axes = (0, *range(2, x.ndim))
         shape = (1, -1) + (1,) * (x.ndim - 2)
         if self.training:
@@ -165,18 +167,6 @@ class NativeBatchNorm(Function):
         return grad_x, grad_w, grad_b
 
 
-def batch_statistics(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per channel: the mean (summed in float64, then rounded) and the sum of squared
-    deviations (each square in the input's dtype, summed in float64, then rounded), as
-    PyTorch's CPU batch norm collects them."""
-    channels = np.moveaxis(x, 1, 0).reshape(x.shape[1], -1)
-    count = channels.shape[1]
-    mean = (channels.sum(axis=1, dtype=np.float64) / max(count, 1)).astype(x.dtype)
-    deviation = channels - mean[:, None]
-    var_sum = (deviation * deviation).sum(axis=1, dtype=np.float64).astype(x.dtype)
-    return mean, var_sum
-
-
 def batch_norm(x: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -191,16 +181,9 @@ def batch_norm(x: Tensor, running_mean: Tensor | None, running_var: Tensor | Non
                          f"torch.Size({list(x.shape_tuple)})")
     array = x.array
     if training:
-        mean, var_sum = batch_statistics(array)
-        invstd = (1 / np.sqrt(var_sum.astype(np.float64) / count + eps)).astype(array.dtype)
-        if running_mean is not None:
-            running_mean.array[...] = (momentum * mean.astype(np.float64) + (1 - momentum)
-                                       * running_mean.array)
-            running_mean.bump_version()
-        if running_var is not None:
-            unbiased = var_sum.astype(np.float64) / (count - 1)
-            running_var.array[...] = momentum * unbiased + (1 - momentum) * running_var.array
-            running_var.bump_version()
+        mean, var_sum = batch_norm_cpu.statistics(array)
+        invstd = batch_norm_cpu.inverse_std(var_sum, count, eps)
+        batch_norm_cpu.update_running(running_mean, running_var, mean, var_sum, count, momentum)
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("running_mean and running_var must be defined in evaluation "
