@@ -46,7 +46,7 @@ class AttributeAccess:
         if name.startswith("_"):
             if name in SAVED_TENSOR_ATTRIBUTES and hasattr(type(value), "saved_attribute"):
                 return value.saved_attribute(name)  # grad_fn._saved_self: PyTorch's public name
-            if not name.startswith("__") and classes.is_plain_program_object(value):
+            if not name.startswith("__") and classes.owns_private(value, name):
                 return classes.read_attribute(value, name, self._engine_attribute)
             return self._dunder_attribute(value, name)
         if classes.is_program_instance(value) or (
@@ -138,7 +138,7 @@ class AttributeAccess:
 
     def set_attribute(self, value: Any, name: str, new_value: Any) -> None:
         if name.startswith("_") and not (
-                not name.startswith("__") and classes.is_plain_program_object(value)):
+                not name.startswith("__") and classes.claim_private(value, name)):
             raise AttributeError(f"cannot set attribute '{name}': names starting with '_' are "
                                  "private to agraph")
         kind = type(value)
