@@ -25,6 +25,7 @@ from autograd_cli.language.objects import (
 )
 from autograd_cli.language.torch_modules import torch_class
 from engine.refused import Refused
+from engine.tensor import Tensor
 
 
 class AttributeAccess:
@@ -46,6 +47,8 @@ class AttributeAccess:
         if name.startswith("_"):
             if name in SAVED_TENSOR_ATTRIBUTES and hasattr(type(value), "saved_attribute"):
                 return value.saved_attribute(name)  # grad_fn._saved_self: PyTorch's public name
+            if name == "_version" and isinstance(value, Tensor):
+                return value._version[0]  # the version counter PyTorch's docs read
             if not name.startswith("__") and classes.owns_private(value, name):
                 return classes.read_attribute(value, name, self._engine_attribute)
             return self._dunder_attribute(value, name)
