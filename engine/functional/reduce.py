@@ -227,6 +227,22 @@ def std(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
     return statistics.Std.apply(a, dims=dims, correction=correction, keepdim=keepdim)
 
 
+@public
+def var_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+             correction: Any = None) -> tuple[Tensor, Tensor]:
+    dims, correction = _var_arguments(a, dim, unbiased, correction, "var_mean")
+    return tuple(statistics.VarMean.apply(a, dims=dims, correction=correction,
+                                          keepdim=keepdim))
+
+
+@public
+def std_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+             correction: Any = None) -> tuple[Tensor, Tensor]:
+    dims, correction = _var_arguments(a, dim, unbiased, correction, "std_mean")
+    return tuple(statistics.StdMean.apply(a, dims=dims, correction=correction,
+                                          keepdim=keepdim))
+
+
 @public(method=True)
 def logsumexp(a: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     dims = tuple(range(a.ndim)) if isinstance(dim, (tuple, list)) and not dim else reduced_dims(

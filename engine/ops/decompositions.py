@@ -1,17 +1,26 @@
-"""Matrix decompositions: the singular value decomposition (LinalgSvdBackward0), with PyTorch's
-derivative formula (FunctionsManual's svd_backward)."""
+"""Matrix decompositions and what is computed from them: the singular value decomposition
+(LinalgSvdBackward0) and the determinant (LinalgDetBackward0), with PyTorch's derivative
+formulas (FunctionsManual's svd_backward, linalg_det_backward). Their derivatives are computed
+with numpy: a backward pass with create_graph=True through them is refused (PyTorch would
+record a differentiable graph of LU solves and products), never answered with constants."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine import budget
+from engine import budget, grad_mode
 from engine.autograd import Function
 from engine.tensor import Tensor
 
 
 def _mh(a: np.ndarray) -> np.ndarray:
     return np.swapaxes(a, -1, -2)
+
+
+def _first_order_only(name: str) -> None:
+    if grad_mode.is_grad_enabled():
+        raise NotImplementedError(f"the derivative of {name} cannot be differentiated again in "
+                                  "agraph (create_graph=True through it)")
 
 
 class LinalgSvd(Function):
@@ -31,6 +40,7 @@ class LinalgSvd(Function):
         return u, s, vh
 
     def backward(self, grads, inputs, output):
+        _first_order_only("torch.linalg.svd")
         g_u, g_s, g_vh = (g.array for g in grads)
         k = self.s.shape[-1]
         u, s, vh = self.u[..., :, :k], self.s, self.vh[..., :k, :]
@@ -55,3 +65,25 @@ class LinalgSvd(Function):
         else:
             ga = u @ ga @ vh
         return (Tensor._wrap(np.ascontiguousarray(ga, dtype=self.s.dtype)),)
+
+
+class LinalgDet(Function):
+    """det(A) over the last two dims (LU, as LAPACK's getrf). Its derivative is the matrix of
+    cofactors, det(A) A^-T, which PyTorch takes through an LU solve that a singular A (det 0)
+    turns into zeros."""
+
+    grad_fn_name = "LinalgDetBackward0"
+
+    def forward(self, a):
+        self.a = a
+        self.det = np.asarray(np.linalg.det(a), dtype=a.dtype)
+        return self.det
+
+    def backward(self, grad, inputs, output):
+        _first_order_only("torch.linalg.det")
+        a, det, g = self.a, self.det, grad.array
+        singular = (det == 0)[..., None, None]
+        safe = np.where(singular, np.eye(a.shape[-1], dtype=a.dtype), a)
+        cofactors = np.where(singular, 0, det[..., None, None] * _mh(np.linalg.inv(safe)))
+        result = (g[..., None, None] * cofactors).astype(a.dtype)
+        return (Tensor._wrap(np.ascontiguousarray(result)),)
