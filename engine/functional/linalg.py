@@ -1,5 +1,6 @@
 """Matrix products and matrix-shaped functions: matmul/mm/mv/dot/bmm/addmm, outer, diag,
-diagonal, trace, tril/triu, cross, kron, einsum, svd, det, and the torch.linalg namespace."""
+diagonal, trace, tril/triu, cross, kron, einsum, svd, det, inverse, and the torch.linalg
+namespace."""
 
 from __future__ import annotations
 
@@ -343,30 +344,41 @@ def svd(a: Any, some: bool = True, compute_uv: bool = True) -> SvdResult:
     return SvdResult((u, s, shape_ops.transpose(vh, -2, -1)))
 
 
-@public(method=True)
-def det(a: Any) -> Tensor:
-    a = expect_tensor(a, "det")
+def _square_matrices(a: Any, name: str) -> Tensor:
+    """PyTorch's checks of linalg.det / linalg.inv: batches of square float matrices."""
+    a = expect_tensor(a, name)
     if a.ndim < 2:
-        raise RuntimeError("linalg.det: The input tensor A must have at least 2 dimensions.")
+        raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
     m, n = a.shape_tuple[-2:]
     if m != n:
-        raise RuntimeError(f"linalg.det: A must be batches of square matrices, but they are {m} "
-                           f"by {n} matrices")
+        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are "
+                           f"{m} by {n} matrices")
     if a.dtype.category < 2:
-        raise RuntimeError("linalg.det: Expected a floating point or complex tensor as input. "
-                           f"Got {a.dtype.legacy_name.removesuffix('Tensor')}")
-    return decompositions.LinalgDet.apply(a)
+        raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as "
+                           f"input. Got {a.dtype.legacy_name.removesuffix('Tensor')}")
+    return a
+
+
+@public(method=True)
+def det(a: Any) -> Tensor:
+    return decompositions.LinalgDet.apply(_square_matrices(a, "det"))
+
+
+@public(method=True)
+def inverse(a: Any) -> Tensor:
+    return decompositions.LinalgInvEx.apply(_square_matrices(a, "inv"))
 
 
 class LinalgNamespace:
     """`torch.linalg`: the functions agraph has, reached by attribute."""
 
-    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "cross", "svd", "svdvals", "det"})
+    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "cross", "svd", "svdvals", "det", "inv"})
     norm = staticmethod(linalg_norm)
     vector_norm = staticmethod(vector_norm)
     svd = staticmethod(linalg_svd)
     svdvals = staticmethod(svdvals)
     det = staticmethod(det)
+    inv = staticmethod(inverse)
 
     @staticmethod
     def cross(a: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:

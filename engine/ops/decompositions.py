@@ -1,8 +1,10 @@
 """Matrix decompositions and what is computed from them: the singular value decomposition
-(LinalgSvdBackward0) and the determinant (LinalgDetBackward0), with PyTorch's derivative
-formulas (FunctionsManual's svd_backward, linalg_det_backward). Their derivatives are computed
-with numpy: a backward pass with create_graph=True through them is refused (PyTorch would
-record a differentiable graph of LU solves and products), never answered with constants."""
+(LinalgSvdBackward0), the determinant (LinalgDetBackward0) and the inverse
+(LinalgInvExBackward0), with PyTorch's derivative formulas (FunctionsManual's svd_backward,
+linalg_det_backward; derivatives.yaml's linalg_inv_ex). The first two are computed with numpy:
+a backward pass with create_graph=True through them is refused (PyTorch would record a
+differentiable graph of LU solves and products), never answered with constants; the inverse's
+is made of ops, so it is differentiated again."""
 
 from __future__ import annotations
 
@@ -87,3 +89,39 @@ class LinalgDet(Function):
         cofactors = np.where(singular, 0, det[..., None, None] * _mh(np.linalg.inv(safe)))
         result = (g[..., None, None] * cofactors).astype(a.dtype)
         return (Tensor._wrap(np.ascontiguousarray(result)),)
+
+
+def first_zero_pivot(a: np.ndarray) -> int:
+    """LAPACK getrf's `info` for a singular matrix: the (1-based) position of the first zero
+    on U's diagonal, with partial pivoting as getrf does it."""
+    u = np.array(a, dtype=a.dtype)
+    n = u.shape[-1]
+    for k in range(n):
+        pivot = k + int(np.argmax(np.abs(u[k:, k])))
+        if u[pivot, k] == 0:
+            return k + 1
+        u[[k, pivot]] = u[[pivot, k]]
+        u[k + 1:, k:] -= np.outer(u[k + 1:, k] / u[k, k], u[k, k:])
+    return n
+
+
+class LinalgInvEx(Function):
+    """A^-1 over the last two dims; the derivative -A^-T grad A^-T, from the saved output."""
+
+    grad_fn_name = "LinalgInvExBackward0"
+    saves_output = True
+
+    def forward(self, a):
+        try:
+            return np.linalg.inv(a)
+        except np.linalg.LinAlgError:
+            matrices = a.reshape((-1,) + a.shape[-2:])
+            info = next(first_zero_pivot(m) for m in matrices
+                        if np.linalg.matrix_rank(m) < m.shape[-1])
+            raise RuntimeError(f"linalg.inv: The diagonal element {info} is zero, the inversion "
+                               "could not be completed because the input matrix is singular.")\
+                from None
+
+    def backward(self, grad, inputs, output):
+        inverse_t = output.transpose(-2, -1)
+        return (-(inverse_t @ (grad @ inverse_t)),)
