@@ -95,6 +95,7 @@ TORCH.update({
     "full_like": creation.full_like,
     "arange": creation.arange,
     "linspace": creation.linspace,
+    "logspace": creation.logspace,
     "eye": creation.eye,
     "FloatTensor": creation.legacy_constructor(dtypes.float32),
     "DoubleTensor": creation.legacy_constructor(dtypes.float64),

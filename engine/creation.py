@@ -1,4 +1,5 @@
-"""Making tensors: torch.tensor, ones, zeros, arange, linspace, eye, full, the *_like forms."""
+"""Making tensors: torch.tensor, ones, zeros, arange, linspace, logspace, eye, full, the *_like
+forms."""
 
 from __future__ import annotations
 
@@ -271,6 +272,23 @@ def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad:
         array = np.array([s], dtype=ftype)
     array = array.astype(target.np)
     return _finish(array, requires_grad)
+
+
+def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: Any = None,
+             requires_grad: bool = False, device: Any = None) -> Tensor:
+    """base ** linspace(start, end, steps): each half's exponents from its own end, as
+    PyTorch's kernel takes them, the powers in float64."""
+    devices.check(device)
+    start, end = _number(start), _number(end)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
+    budget.check_shape((steps,), target.itemsize)
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    index = np.arange(steps)
+    exponents = np.where(index < steps // 2, start + step * index,
+                         end - step * (steps - 1 - index))
+    return _finish(np.power(float(base), exponents).astype(target.np), requires_grad)
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False,

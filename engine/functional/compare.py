@@ -1,4 +1,4 @@
-"""Comparisons and logic: eq/ne/lt/le/gt/ge, logical_*, bitwise_*, isnan/isinf, equal,
+"""Comparisons and logic: eq/ne/lt/le/gt/ge, logical_*, bitwise_*, isnan/isinf/isfinite, equal,
 allclose, isclose, any/all and where."""
 
 from __future__ import annotations
@@ -112,6 +112,11 @@ def isnan(a: Tensor) -> Tensor:
 @public(method=True)
 def isinf(a: Tensor) -> Tensor:
     return _fresh(np.isinf(a.array))
+
+
+@public(method=True)
+def isfinite(a: Tensor) -> Tensor:
+    return _fresh(np.isfinite(a.array))
 
 
 @public(method=True)

@@ -1,5 +1,5 @@
 """Elementwise functions of one tensor: exp/log, trigonometry and friends, activations,
-clamp, abs/sign, the roundings, atan2/hypot/lerp."""
+clamp, abs/sign, the roundings, atan2/hypot/lerp, deg2rad/rad2deg, nan_to_num."""
 
 from __future__ import annotations
 
@@ -127,7 +127,16 @@ UNARY: dict[str, Any] = {
     "erfinv": special.Erfinv,
     "lgamma": special.Lgamma,
     "digamma": special.Digamma,
+    "deg2rad": pointwise.Deg2Rad,
+    "rad2deg": pointwise.Rad2Deg,
 }
+@public(method=True, inplace=True)
+def nan_to_num(a: Tensor, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    return pointwise.NanToNum.apply(expect_tensor(a, "nan_to_num"), nan=nan, posinf=posinf,
+                                    neginf=neginf)
+
+
 UNARY_FUNCTIONS = [public(_unary(name, op), method=True, inplace=True)
                    for name, op in UNARY.items()]
 

@@ -1,6 +1,6 @@
 """Reshaping and joining beyond engine/ops/shape.py's views: roll, tile, repeat_interleave,
-narrow, movedim/swapaxes, hstack/vstack/column_stack, broadcast_to, meshgrid, and the views in
-place (unsqueeze_, squeeze_, t_, transpose_)."""
+narrow, movedim/swapaxes, hstack/vstack/column_stack, broadcast_to, meshgrid, ravel, unflatten,
+and the views in place (unsqueeze_, squeeze_, t_, transpose_)."""
 
 from __future__ import annotations
 
@@ -185,6 +185,19 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
+
+
+@public(method=True)
+def ravel(a: Tensor) -> Tensor:
+    return shape_ops.reshape(expect_tensor(a, "ravel"), -1)
+
+
+@public(method=True)
+def unflatten(a: Tensor, dim: int, sizes: Any) -> Tensor:
+    """Dim `dim` split into `sizes` (one of them may be -1): a view."""
+    d = normalize_dim(dim, a.ndim)
+    shape = a.shape_tuple
+    return shape_ops.view(a, *shape[:d], *sizes, *shape[d + 1:])
 
 
 # --- views in place: the tensor itself takes the view's shape and history ---------------------
