@@ -307,6 +307,7 @@ class Unique2(Function):
 
     grad_fn_name = "Unique2Backward0"
     op_name = "_unique2"
+    no_derivative = True  # recorded, as in PyTorch, but backward through it fails
 
     def forward(self, a, dim=None):
         return np.unique(a) if dim is None else np.unique(a, axis=dim)

@@ -86,12 +86,13 @@ class VarMean(Var):
     def spread(self, var: np.ndarray) -> np.ndarray:
         return var
 
-    def spread_grad(self, grad: Tensor) -> Tensor:
+    def spread_grad(self, grad: Tensor, a: Tensor) -> Tensor:
         return grad
 
     def backward(self, grads, inputs, output):
         grad_spread, grad_mean = grads
-        (through_spread,) = Var.backward(self, self.spread_grad(grad_spread), inputs, output)
+        (through_spread,) = Var.backward(self, self.spread_grad(grad_spread, inputs[0]), inputs,
+                                         output)
         restored = restore_reduced(grad_mean, self.input_shape, self.dims, self.keepdim)
         spread_mean = shape_ops.expand_to(restored, self.input_shape)
         return (through_spread + scale(spread_mean, 1.0 / _count(self.input_shape, self.dims)),)
@@ -103,12 +104,12 @@ class StdMean(VarMean):
     grad_fn_name = "StdMeanBackward0"
 
     def spread(self, var: np.ndarray) -> np.ndarray:
-        self.std = np.sqrt(var)
-        return self.std
+        return np.sqrt(var)
 
-    def spread_grad(self, grad: Tensor) -> Tensor:
-        std = Tensor._wrap(self.std)
-        return MaskedFill.apply(grad / (std * 2), 0, mask=self.std == 0)
+    def spread_grad(self, grad: Tensor, a: Tensor) -> Tensor:
+        # std again from the input, by the op, so that a second derivative sees it
+        std = Std.apply(a, dims=self.dims, correction=self.correction, keepdim=self.keepdim)
+        return MaskedFill.apply(grad / (std * 2), 0, mask=std.array == 0)
 
 
 class Logsumexp(Function):
