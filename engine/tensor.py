@@ -779,6 +779,7 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        devices.check_factory(None)  # a layer's parameters are made on the default device
         array = data.array if data is not None else np.zeros(0, dtype=np.float32)
         self._init(array)
         if requires_grad:
