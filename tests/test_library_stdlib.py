@@ -254,13 +254,12 @@ def test_time_and_typing() -> None:
 
 def test_timeit_gives_its_clock_and_refuses_timing_strings() -> None:
     source = """
-        import timeit
         from timeit import default_timer
-        start = timeit.default_timer()
+        start = default_timer()
         print(default_timer() - start >= 0)
     """
     assert output(source) == "True\n"
-    found = error("import timeit\nt = timeit.timeit('1 + 1')\n")
+    found = error("from timeit import timeit\nt = timeit('1 + 1')\n")
     assert (found.type_name, found.line) == ("PermissionError", 2)
 
 
