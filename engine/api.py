@@ -95,6 +95,7 @@ TORCH.update({
     "full_like": creation.full_like,
     "arange": creation.arange,
     "linspace": creation.linspace,
+    "logspace": creation.logspace,
     "eye": creation.eye,
     "FloatTensor": creation.legacy_constructor(dtypes.float32),
     "DoubleTensor": creation.legacy_constructor(dtypes.float64),
@@ -131,7 +132,8 @@ TORCH.update({
     "get_default_dtype": dtypes.default_float,
     "numel": lambda t: t.numel(),
     "device": device.Device,
-    "set_default_device": device.check,  # the CPU is the only device: nothing to change
+    "set_default_device": device.set_default,
+    "get_default_device": device.get_default,
     "from_numpy": numpy_bridge.from_numpy,
     "cuda": device.submodule("torch.cuda", device.CUDA),
     "accelerator": device.submodule("torch.accelerator", device.ACCELERATOR),
@@ -266,10 +268,11 @@ def members(name: str, **extra: Any) -> LazyMembers:
 
 
 def reset_state() -> None:
-    """Fresh global state for a run: grad mode on, default print options, agraph's fixed seed
-    (engine/generator.py), no observer,
+    """Fresh global state for a run: grad mode on, the CPU as default device, default print
+    options, agraph's fixed seed (engine/generator.py), no observer,
     no post-accumulate hooks left from an earlier run (they would keep its objects alive)."""
     addresses.reset()
+    device.reset_default()
     autograd.clear_post_accumulate_hooks()
     grad_mode.set_enabled(True)
     printing.set_printoptions(profile="default")

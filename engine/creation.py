@@ -1,4 +1,5 @@
-"""Making tensors: torch.tensor, ones, zeros, arange, linspace, eye, full, the *_like forms."""
+"""Making tensors: torch.tensor, ones, zeros, arange, linspace, logspace, eye, full, the *_like
+forms."""
 
 from __future__ import annotations
 
@@ -125,7 +126,7 @@ def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
 
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
-    devices.check(device)
+    devices.check_factory(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.detach().clone() or "
@@ -140,7 +141,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
-    devices.check(device)
+    devices.check_factory(device)
     if isinstance(data, NumpyArray):
         data = from_numpy(data)  # shares the memory, as torch.as_tensor does
     if isinstance(data, Tensor):
@@ -159,7 +160,7 @@ def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
 
 def _filled(size: tuple[Any, ...], value: Any, dtype: Any, requires_grad: bool,
             default: dtypes.DType | None = None, device: Any = None) -> Tensor:
-    devices.check(device)
+    devices.check_factory(device)
     shape = _size(size)
     target = dtypes.resolve(dtype) if dtype is not None else (default or dtypes.float32)
     budget.check_shape(shape, target.itemsize)
@@ -193,7 +194,7 @@ def full(size: Any, fill_value: Any, dtype: Any = None, requires_grad: bool = Fa
 def _like(t: Tensor, value: Any, dtype: Any, requires_grad: bool, device: Any = None
           ) -> Tensor:
     return _filled((t.shape_tuple,), value, dtype if dtype is not None else t.dtype,
-                   requires_grad, device=device)
+                   requires_grad, device=devices.CPU if device is None else device)  # t's device
 
 
 def ones_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
@@ -218,7 +219,7 @@ def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool
 
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
            requires_grad: bool = False, device: Any = None) -> Tensor:
-    devices.check(device)
+    devices.check_factory(device)
     if end is None:
         start, end = 0, start
     values = [_number(v) for v in (start, end, step)]
@@ -251,7 +252,7 @@ def _number(value: Any) -> Any:
 
 def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad: bool = False,
              device: Any = None) -> Tensor:
-    devices.check(device)
+    devices.check_factory(device)
     start, end = _number(start), _number(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -273,9 +274,26 @@ def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad:
     return _finish(array, requires_grad)
 
 
+def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: Any = None,
+             requires_grad: bool = False, device: Any = None) -> Tensor:
+    """base ** linspace(start, end, steps): each half's exponents from its own end, as
+    PyTorch's kernel takes them, the powers in float64."""
+    devices.check_factory(device)
+    start, end = _number(start), _number(end)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
+    budget.check_shape((steps,), target.itemsize)
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    index = np.arange(steps)
+    exponents = np.where(index < steps // 2, start + step * index,
+                         end - step * (steps - 1 - index))
+    return _finish(np.power(float(base), exponents).astype(target.np), requires_grad)
+
+
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False,
         device: Any = None) -> Tensor:
-    devices.check(device)
+    devices.check_factory(device)
     target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
     budget.check_shape((n, m if m is not None else n), target.itemsize)
     return _finish(np.eye(n, m, dtype=target.np), requires_grad)

@@ -1,8 +1,9 @@
 """`torch.device` and `torch.cuda` as a CPU-only PyTorch build shows them.
 
 Every tensor lives on the CPU. A program may name other devices (`torch.device("cuda")` is
-an ordinary object), but moving a tensor or a module there fails as it does on a build without
-CUDA: `AssertionError: Torch not compiled with CUDA enabled`.
+an ordinary object, also a context manager that makes it the factories' default, as is
+`torch.set_default_device`), but making a tensor there or moving one fails as it does on a
+build without CUDA: `AssertionError: Torch not compiled with CUDA enabled`.
 """
 
 from __future__ import annotations
@@ -76,6 +77,15 @@ class Device:
     def __hash__(self) -> int:
         return hash((self.type, self.index))
 
+    def __enter__(self) -> Device:
+        """`with torch.device("cpu"):` makes it the factories' default until the block ends."""
+        _ENTERED.append(DEFAULT[0])
+        DEFAULT[0] = self
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        DEFAULT[0] = _ENTERED.pop() if _ENTERED else None
+
 
 builtin_type = type
 Device.__name__ = Device.__qualname__ = "device"  # torch's name, in messages and reprs
@@ -92,6 +102,34 @@ def _parse(text: str) -> tuple[str, int | None]:
 
 
 CPU = Device("cpu")
+
+
+# The device a factory (torch.zeros, torch.randn, nn.Linear's parameters, ...) uses when none is
+# given: torch.set_default_device, or `with torch.device(...)` (engine/api.py resets it per run).
+DEFAULT: list[Device | None] = [None]
+_ENTERED: list[Device | None] = []  # what each `with torch.device(...)` replaced
+
+
+def set_default(device: Any) -> None:
+    """torch.set_default_device: a device string or torch.device (checked when used), None
+    for the CPU again."""
+    DEFAULT[0] = None if device is None else Device(device)
+
+
+def get_default() -> Device:
+    """torch.get_default_device: PyTorch makes an empty tensor there to find out."""
+    check_factory(None)
+    return CPU
+
+
+def reset_default() -> None:
+    DEFAULT[0] = None
+    _ENTERED.clear()
+
+
+def check_factory(device: Any) -> None:
+    """The `device=` argument of a factory: the default device when it is None."""
+    check(DEFAULT[0] if device is None else device)
 
 
 def check(device: Any) -> None:

@@ -142,7 +142,7 @@ def _filled(kernel: Callable[..., np.ndarray], kernel_name: str, size: tuple[Any
             generator: Any, dtype: Any, requires_grad: bool, device: Any) -> Tensor:
     """rand/randn: a floating tensor of SIZE from KERNEL's standard distribution (0 to 1, or
     mean 0 and std 1); KERNEL_NAME is PyTorch's, named when the dtype is not floating."""
-    devices.check(device)
+    devices.check_factory(device)
     shape, target = _shape(size), _floating(dtype, kernel_name)
     count = _count(shape, target)
     values = kernel(pick(generator), count, 0.0, 1.0, target.np)
@@ -152,7 +152,7 @@ def _filled(kernel: Callable[..., np.ndarray], kernel_name: str, size: tuple[Any
 def randint(*args: Any, size: Any = None, generator: Any = None, dtype: Any = None,
             requires_grad: bool = False, device: Any = None, low: Any = None,
             high: Any = None) -> Tensor:
-    devices.check(device)
+    devices.check_factory(device)
     positional = list(args)
     if size is None and positional and isinstance(positional[-1], (tuple, list)):
         size = positional.pop()
@@ -184,7 +184,7 @@ def _random_tensor(generator: Generator, shape: tuple[int, ...], target: dtypes.
 def randperm(n: Any, *, generator: Any = None, dtype: Any = None, requires_grad: bool = False,
              device: Any = None, **_layout: Any) -> Tensor:
     _layout_only("randperm", _layout, n)
-    devices.check(device)
+    devices.check_factory(device)
     count = int(n)
     if count < 0:
         raise RuntimeError(f"n must be non-negative, got{count}")
@@ -285,7 +285,7 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any 
     float std), then multiplies by std and adds mean as separate kernels."""
     from engine.functional.arith import add, mul  # the functional layer sits above this module
 
-    devices.check(device)
+    devices.check_factory(device)
     generator = pick(generator)
     if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
         if size is None:

@@ -70,7 +70,8 @@ class Tensor(TensorOperators):
         retain_grad register_hook detach detach_ register_post_accumulate_grad_hook
         requires_grad_ zero_ fill_ copy_ uniform_ normal_ float double long int bool half
         to type type_as cpu cuda get_device is_floating_point numpy element_size nelement
-        new_zeros new_ones new_full new_tensor stride contiguous is_contiguous
+        new_zeros new_ones new_full new_tensor new_empty stride contiguous is_contiguous
+        byte char short ndimension
         """.split())
     SETTABLE_ATTRS = frozenset({"requires_grad", "data", "grad"})
 
@@ -333,6 +334,8 @@ class Tensor(TensorOperators):
     def dim(self) -> int:
         return int(self.array.ndim)
 
+    ndimension = dim
+
     def numel(self) -> int:
         return int(self.array.size)
 
@@ -355,6 +358,10 @@ class Tensor(TensorOperators):
     def new_ones(self, *size: Any, **kwargs: Any) -> Tensor:
         from engine import creation  # lazy: engine.creation imports this module
         return self._new(creation.ones, size, kwargs)
+
+    def new_empty(self, *size: Any, **kwargs: Any) -> Tensor:
+        from engine import creation  # lazy: engine.creation imports this module
+        return self._new(creation.empty, size, kwargs)
 
     def new_full(self, size: Any, fill_value: Any, **kwargs: Any) -> Tensor:
         from engine import creation  # lazy: engine.creation imports this module
@@ -521,6 +528,15 @@ class Tensor(TensorOperators):
 
     def bool(self) -> Tensor:
         return self.to(dtypes.bool_)
+
+    def byte(self) -> Tensor:
+        return self.to(dtypes.uint8)
+
+    def char(self) -> Tensor:
+        return self.to(dtypes.int8)
+
+    def short(self) -> Tensor:
+        return self.to(dtypes.int16)
 
     # --- in place, the short way ------------------------------------------------------------
 
@@ -763,6 +779,7 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        devices.check_factory(None)  # a layer's parameters are made on the default device
         array = data.array if data is not None else np.zeros(0, dtype=np.float32)
         self._init(array)
         if requires_grad:

@@ -59,8 +59,9 @@ class TensorOperators:
     __le__ = _binary("le")
     __gt__ = _binary("gt")
     __ge__ = _binary("ge")
-    __and__ = _binary("logical_and")
-    __or__ = _binary("logical_or")
+    __and__ = __rand__ = _binary("bitwise_and")
+    __or__ = __ror__ = _binary("bitwise_or")
+    __xor__ = __rxor__ = _binary("bitwise_xor")
 
     def __neg__(self) -> Tensor:
         return F.neg(self)
@@ -96,7 +97,10 @@ class TensorOperators:
         return self.assign_inplace(F.div(self, other))
 
     def __invert__(self) -> Tensor:
-        return F.logical_not(self)
+        if self.dtype.category > 1:  # type: ignore[attr-defined]
+            raise TypeError("~ (operator.invert) is only implemented on integer and "
+                            "Boolean-type tensors")
+        return F.bitwise_not(self)
 
 
 # What an operator takes besides a tensor; anything else (None, a str, a list) is

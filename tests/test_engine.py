@@ -81,3 +81,10 @@ def test_recorded_reprs_hide_addresses() -> None:
     """Node reprs in the golden file are normalised; the engine's must normalise the same way."""
     node = (Tensor._wrap(__import__("numpy").ones(1)).requires_grad_() * 2).grad_fn
     assert re.sub(r" at 0x[0-9a-fA-F]+", " at 0x?", repr(node)) == "<MulBackward0 object at 0x?>"
+
+
+def test_a_second_derivative_through_det_or_svd_is_refused_not_constant() -> None:
+    a = api.TORCH["tensor"]([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+    for result in (api.TORCH["det"](a), api.TORCH["svd"](a).S.sum()):
+        with pytest.raises(NotImplementedError, match="cannot be differentiated again"):
+            api.AUTOGRAD["grad"](result, a, create_graph=True)

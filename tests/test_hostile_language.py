@@ -119,6 +119,35 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
                 return self._parameters
         M().f()
     """, 4, "AttributeError", {}),
+    ("a module's private table set before its __init__", """
+        import torch
+        class M(torch.nn.Module):
+            def __init__(self):
+                self._parameters = {}
+                super().__init__()
+        M()
+    """, 4, "AttributeError", {}),
+    ("a module's hook list set on a program module", """
+        import torch
+        class M(torch.nn.Module):
+            pass
+        setattr(M(), "_forward_hooks", [print])
+    """, 4, "AttributeError", {}),
+    ("a module's private table deleted", """
+        import torch
+        class M(torch.nn.Module):
+            pass
+        m = M()
+        del m._modules
+    """, 5, "AttributeError", {}),
+    ("the table of a program module's own private names", """
+        import torch
+        class M(torch.nn.Module):
+            pass
+        m = M()
+        m._x = 1
+        t = m._agraph_private
+    """, 6, "AttributeError", {}),
     ("a custom Function's ctx internals", """
         import torch
         class F(torch.autograd.Function):

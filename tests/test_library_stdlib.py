@@ -1,4 +1,4 @@
-"""The standard modules a program can import: math, random, time, functools, itertools,
+"""The standard modules a program can import: math, random, time, timeit, functools, itertools,
 collections, typing, dataclasses, string, os, sys. Values are compared with what CPython's own
 modules give; what would reach the host is refused when used, at its line; sizes are checked
 before C runs."""
@@ -250,6 +250,17 @@ def test_time_and_typing() -> None:
         print(total([1, 2]), time.perf_counter() - t0 >= 0.01, time.time() >= start)
     """
     assert output(source) == "{'sum': 3} True True\n"
+
+
+def test_timeit_gives_its_clock_and_refuses_timing_strings() -> None:
+    source = """
+        from timeit import default_timer
+        start = default_timer()
+        print(default_timer() - start >= 0)
+    """
+    assert output(source) == "True\n"
+    found = error("from timeit import timeit\nt = timeit('1 + 1')\n")
+    assert (found.type_name, found.line) == ("PermissionError", 2)
 
 
 def test_sleep_past_the_time_limit_is_a_limit_error() -> None:

@@ -25,6 +25,7 @@ from autograd_cli.language.objects import (
 )
 from autograd_cli.language.torch_modules import torch_class
 from engine.refused import Refused
+from engine.tensor import Tensor
 
 
 class AttributeAccess:
@@ -46,7 +47,9 @@ class AttributeAccess:
         if name.startswith("_"):
             if name in SAVED_TENSOR_ATTRIBUTES and hasattr(type(value), "saved_attribute"):
                 return value.saved_attribute(name)  # grad_fn._saved_self: PyTorch's public name
-            if not name.startswith("__") and classes.is_plain_program_object(value):
+            if name == "_version" and isinstance(value, Tensor):
+                return value._version[0]  # the version counter PyTorch's docs read
+            if not name.startswith("__") and classes.owns_private(value, name):
                 return classes.read_attribute(value, name, self._engine_attribute)
             return self._dunder_attribute(value, name)
         if classes.is_program_instance(value) or (
@@ -138,7 +141,7 @@ class AttributeAccess:
 
     def set_attribute(self, value: Any, name: str, new_value: Any) -> None:
         if name.startswith("_") and not (
-                not name.startswith("__") and classes.is_plain_program_object(value)):
+                not name.startswith("__") and classes.claim_private(value, name)):
             raise AttributeError(f"cannot set attribute '{name}': names starting with '_' are "
                                  "private to agraph")
         kind = type(value)

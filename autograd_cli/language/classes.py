@@ -18,6 +18,7 @@ classes come into being).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ from engine.addresses import address_of
 MEMBERS_KEY = "_agraph_members"
 SOURCE_KEY = "_agraph_node"
 FROZEN_KEY = "_agraph_frozen"  # a frozen dataclass: the error assigning an attribute raises
+PRIVATE_KEY = "_agraph_private"  # the `_x` names a program set on an object of an engine class
 
 # The dunder methods a program may define. Each one except __init__ is installed on the host
 # class as a dispatcher, so Python's protocols (print, len, ==, +, with, iteration) use it.
@@ -109,6 +111,46 @@ def is_plain_program_object(value: Any) -> bool:
     all the program's, so it may use names like `self._n` (a module's `_parameters` are
     agraph's)."""
     return isinstance(value, (ProgramObject, Exception)) and is_program_instance(value)
+
+
+def owns_private(value: Any, name: str) -> bool:
+    """Whether `_name` (one leading underscore) is the program's own on `value`: any name on
+    an object of a class without engine bases; on a program class deriving from nn.Module (or
+    another engine class), or its objects, a member its classes define (`self._forward_alg`)
+    or an attribute the program set (`self._cache`); never the engine's `_parameters`, ..."""
+    if is_plain_program_object(value):
+        return True
+    if is_program_class(value):
+        return find_member(value, name)[0] is not MISSING
+    if not is_program_instance(value):
+        return False
+    return (find_member(type(value), name)[0] is not MISSING
+            or name in value.__dict__.get(PRIVATE_KEY, ()))
+
+
+@functools.cache
+def _module_fields(engine_base: type) -> frozenset[str]:
+    """The fields nn.Module's __init__ gives an object of `engine_base` (`_parameters`, ...):
+    the engine's even before a program's `__init__` reaches `super().__init__()`."""
+    from engine.nn import Module  # lazy: startup time (loaded only when used)
+
+    return frozenset(vars(Module())) if issubclass(engine_base, Module) else frozenset()
+
+
+def claim_private(value: Any, name: str) -> bool:
+    """Whether the program may set `_name` on `value`; a name no engine class or field of the
+    object uses becomes the program's (owns_private) on its first assignment."""
+    if owns_private(value, name):
+        return True
+    if not is_program_instance(value) or name.startswith("_agraph"):
+        return False
+    engine_base = next(klass for klass in type(value).__mro__
+                       if MEMBERS_KEY not in klass.__dict__)
+    if hasattr(engine_base, name) or name in value.__dict__ or name in _module_fields(
+            engine_base):
+        return False
+    value.__dict__.setdefault(PRIVATE_KEY, set()).add(name)
+    return True
 
 
 # Engine classes a program may subclass besides nn.Module, autograd.Function and exceptions
@@ -289,6 +331,9 @@ def write_attribute(value: Any, name: str, new_value: Any) -> None:
 
 
 def delete_attribute(value: Any, name: str) -> None:
+    if name.startswith("_") and not owns_private(value, name):
+        raise AttributeError(f"cannot delete attribute '{name}': names starting with '_' are "
+                             "private to agraph")
     own = getattr(value, "__dict__", None)
     if own is None or isinstance(value, type) or name not in own:
         registered = _registered(value, name) if own is not None else MISSING

@@ -25,6 +25,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "math": "math_module",
     "random": "random_module",
     "time": "time_module",
+    "timeit": "time_module",
     "functools": "functools_module",
     "itertools": "itertools_module",
     "collections": "collections_module",

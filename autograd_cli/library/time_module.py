@@ -1,4 +1,6 @@
-"""`time`: the clocks tutorials use to time their loops, and `sleep` within the run's time.
+"""`time`: the clocks tutorials use to time their loops, and `sleep` within the run's time;
+`timeit`: its `default_timer` (time.perf_counter, as in Python); timing a statement given as
+a string (`timeit.timeit`, `repeat`, `Timer`) would run code outside the program: refused.
 
 The clocks' values differ from run to run, as in Python; print a difference rounded, or not at
 all, where the output must not change.
@@ -11,12 +13,18 @@ from typing import Any
 
 from autograd_cli.language.limits import LimitExceeded
 from autograd_cli.language.objects import Namespace
+from engine.refused import Refused
 
 _CLOCKS = ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns",
            "process_time", "process_time_ns")
 
 
 def namespace(runtime: Any, name: str) -> Namespace:
+    if name == "timeit":
+        return Namespace(name, {"default_timer": time.perf_counter, **{
+            function: Refused(f"timeit.{function}", "interpreter")
+            for function in ("timeit", "repeat", "Timer", "main")}})
+
     def sleep(seconds: float) -> None:
         if not isinstance(seconds, (int, float)):
             raise TypeError(f"'{type(seconds).__name__}' object cannot be interpreted as a "

@@ -103,3 +103,21 @@ def rpow(a: Tensor, base: Any) -> Tensor:
 @public(method=True)
 def square(a: Tensor) -> Tensor:
     return pow(a, 2)
+
+
+@public(method=True, inplace=True)
+def addcmul(a: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    return arith.Addcmul.apply(expect_tensor(a, "addcmul"), tensor1, tensor2, value=value)
+
+
+@public(method=True, inplace=True)
+def addcdiv(a: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Any = 1) -> Tensor:
+    if not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))."
+            "to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+    return arith.Addcdiv.apply(expect_tensor(a, "addcdiv"), tensor1, tensor2, value=value)

@@ -1,5 +1,5 @@
-"""Comparisons and logic: eq/ne/lt/le/gt/ge, logical_*, isnan/isinf, equal, allclose,
-isclose, any/all and where."""
+"""Comparisons and logic: eq/ne/lt/le/gt/ge, logical_*, bitwise_*, isnan/isinf/isfinite, equal,
+allclose, isclose, any/all and where."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ COMPARISONS: dict[str, tuple[Any, bool]] = {
     "eq": (np.equal, True), "ne": (np.not_equal, True), "lt": (np.less, True),
     "le": (np.less_equal, True), "gt": (np.greater, True), "ge": (np.greater_equal, True),
     "logical_and": (np.logical_and, False), "logical_or": (np.logical_or, False),
+    "logical_xor": (np.logical_xor, False),
 }
 _COMPARE_NAMES = {op: name for name, (op, _) in COMPARISONS.items()}  # for PyTorch's messages
 
@@ -57,7 +58,50 @@ def _operand(value: Any, other: Any, op: Any) -> Any:
 
 @public(method=True)
 def logical_not(a: Tensor) -> Tensor:
-    return _fresh(np.logical_not(a.array) if a.array.dtype == np.bool_ else ~a.array)
+    return _fresh(np.logical_not(a.array))
+
+
+# --- bitwise: integer and bool tensors, PyTorch's result dtype ---------------------------------
+
+def _bitwise(name: str, op: Any, a: Any, b: Any) -> Tensor:
+    tensors = [x for x in (a, b) if isinstance(x, Tensor)]
+    scalars = [x for x in (a, b) if not isinstance(x, Tensor)]
+    for x in scalars:
+        if not isinstance(x, (bool, int, float)):
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"({', '.join(type(v).__name__ for v in (a, b))}), but expected "
+                            "one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                            " * (Number self, Tensor other)\n"
+                            " * (Tensor input, Number other, *, Tensor out = None)\n")
+    dtype = dtypes.result_type([(t.dtype, t.ndim) for t in tensors], scalars)
+    if dtype.category > 1:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{dtypes.scalar_name(dtype)}'")
+    left, right = (x.array if isinstance(x, Tensor) else x for x in (a, b))
+    return _fresh(np.asarray(op(np.asarray(left, dtype.np), np.asarray(right, dtype.np))))
+
+
+@public(method=True, inplace=True)
+def bitwise_and(a: Any, b: Any) -> Tensor:
+    return _bitwise("bitwise_and", np.bitwise_and, a, b)
+
+
+@public(method=True, inplace=True)
+def bitwise_or(a: Any, b: Any) -> Tensor:
+    return _bitwise("bitwise_or", np.bitwise_or, a, b)
+
+
+@public(method=True, inplace=True)
+def bitwise_xor(a: Any, b: Any) -> Tensor:
+    return _bitwise("bitwise_xor", np.bitwise_xor, a, b)
+
+
+@public(method=True, inplace=True)
+def bitwise_not(a: Tensor) -> Tensor:
+    if a.dtype.category > 1:
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for '
+                                  f"'{dtypes.scalar_name(a.dtype)}'")
+    return _fresh(np.invert(a.array))
 
 
 @public(method=True)
@@ -68,6 +112,11 @@ def isnan(a: Tensor) -> Tensor:
 @public(method=True)
 def isinf(a: Tensor) -> Tensor:
     return _fresh(np.isinf(a.array))
+
+
+@public(method=True)
+def isfinite(a: Tensor) -> Tensor:
+    return _fresh(np.isfinite(a.array))
 
 
 @public(method=True)

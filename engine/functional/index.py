@@ -1,5 +1,5 @@
-"""Picking by index or mask: gather, index_select, masked_fill, sort/argsort/topk, scatter,
-scatter_add, index_add, take, masked_select, nonzero/argwhere."""
+"""Picking by index or mask: gather, index_select, masked_fill, sort/argsort/topk, unique,
+scatter, scatter_add, index_add, take, masked_select, nonzero/argwhere."""
 
 from __future__ import annotations
 
@@ -118,6 +118,23 @@ def topk(a: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
         raise RuntimeError("selected index k out of range")
     indices = selection.topk_indices(a.array, d, k, largest, sorted)
     return _sorted_result(a, d, indices, "topk")
+
+
+@public(method=True)
+def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, dim: int | None = None) -> Any:
+    """The distinct values (or slices along dim), sorted (the CPU kernel sorts either way),
+    with the index of each input element's value and how often each value occurs if asked."""
+    d = None if dim is None else normalize_dim(dim, a.ndim)
+    values = (selection.Unique2.apply(a) if d is None
+              else selection.UniqueDim.apply(a, dim=d))
+    if not (return_inverse or return_counts):
+        return values
+    _, inverse, counts = np.unique(a.array, return_inverse=True, return_counts=True, axis=d)
+    inverse = inverse.reshape(a.shape_tuple if d is None else (a.shape_tuple[d],))
+    extra = ([Tensor._wrap(inverse.astype(np.int64))] if return_inverse else []) + (
+        [Tensor._wrap(counts.astype(np.int64))] if return_counts else [])
+    return (values, *extra)
 
 
 # --- indexing ------------------------------------------------------------------------------------

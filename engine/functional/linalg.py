@@ -1,5 +1,6 @@
 """Matrix products and matrix-shaped functions: matmul/mm/mv/dot/bmm/addmm, outer, diag,
-diagonal, trace, tril/triu, cross, kron, einsum, and the torch.linalg namespace."""
+diagonal, trace, tril/triu, cross, kron, einsum, svd, det, inverse, and the torch.linalg
+namespace."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from engine import budget
 from engine.functional.arith import mul
 from engine.functional.reduce import norm
 from engine.operands import broadcast_error, expect_tensor
+from engine.ops import decompositions, matrix
 from engine.ops import linalg as products
-from engine.ops import matrix
 from engine.ops import shape as shape_ops
 from engine.ops.shape import (
     UnsafeView,
@@ -282,12 +283,102 @@ def linalg_norm(a: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = Fal
                               "supported by agraph")
 
 
+# --- the singular value decomposition -----------------------------------------------------------
+
+class SvdResult(tuple):  # type: ignore[type-arg]
+    """`torch.return_types.svd(U=..., S=..., V=...)`: a named triple."""
+
+    PUBLIC_ATTRS = frozenset({"U", "S", "V"})
+    kind, fields = "svd", ("U", "S", "V")
+
+    U = property(lambda self: self[0])
+    S = property(lambda self: self[1])
+    V = property(lambda self: self[2])
+
+    def __repr__(self) -> str:
+        items = ",\n".join(f"{field}={value!r}" for field, value in zip(self.fields, self,
+                                                                         strict=True))
+        return f"torch.return_types.{self.kind}(\n{items})"
+
+
+class LinalgSvdResult(SvdResult):
+    """`torch.return_types.linalg_svd(U=..., S=..., Vh=...)`."""
+
+    PUBLIC_ATTRS = frozenset({"U", "S", "Vh"})
+    kind, fields = "linalg_svd", ("U", "S", "Vh")
+    Vh = property(lambda self: self[2])
+
+
+def _svd_input(a: Any, dims_message: str) -> Tensor:
+    a = expect_tensor(a)
+    if a.ndim < 2:
+        raise RuntimeError(dims_message.format(ndim=a.ndim))
+    if a.dtype.category < 2:
+        raise RuntimeError("linalg.svd: Expected a floating point or complex tensor as input. "
+                           f"Got {a.dtype.legacy_name.removesuffix('Tensor')}")
+    return a
+
+
+def linalg_svd(a: Any, full_matrices: bool = True) -> LinalgSvdResult:
+    a = _svd_input(a, "linalg.svd: The input tensor A must have at least 2 dimensions.")
+    return LinalgSvdResult(decompositions.LinalgSvd.apply(a, full_matrices=full_matrices))
+
+
+def svdvals(a: Any) -> Tensor:
+    a = _svd_input(a, "linalg.svd: The input tensor A must have at least 2 dimensions.")
+    return decompositions.LinalgSvd.apply(a, full_matrices=False)[1]
+
+
+@public(method=True)
+def svd(a: Any, some: bool = True, compute_uv: bool = True) -> SvdResult:
+    """torch.svd: linalg.svd with V = Vh transposed; without compute_uv, U and V are zeros."""
+    a = _svd_input(a, "linalg.svd: input should have at least 2 dimensions, but has {ndim} "
+                   "dimensions instead")
+    if not compute_uv:
+        s = svdvals(a)
+        m, n = a.shape_tuple[-2:]
+        batch = a.shape_tuple[:-2]
+        zeros = [Tensor._wrap(np.zeros(batch + (size, size), a.array.dtype)) for size in (m, n)]
+        return SvdResult((zeros[0], s, zeros[1]))
+    u, s, vh = decompositions.LinalgSvd.apply(a, full_matrices=not some)
+    return SvdResult((u, s, shape_ops.transpose(vh, -2, -1)))
+
+
+def _square_matrices(a: Any, name: str) -> Tensor:
+    """PyTorch's checks of linalg.det / linalg.inv: batches of square float matrices."""
+    a = expect_tensor(a, name)
+    if a.ndim < 2:
+        raise RuntimeError(f"linalg.{name}: The input tensor A must have at least 2 dimensions.")
+    m, n = a.shape_tuple[-2:]
+    if m != n:
+        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are "
+                           f"{m} by {n} matrices")
+    if a.dtype.category < 2:
+        raise RuntimeError(f"linalg.{name}: Expected a floating point or complex tensor as "
+                           f"input. Got {a.dtype.legacy_name.removesuffix('Tensor')}")
+    return a
+
+
+@public(method=True)
+def det(a: Any) -> Tensor:
+    return decompositions.LinalgDet.apply(_square_matrices(a, "det"))
+
+
+@public(method=True)
+def inverse(a: Any) -> Tensor:
+    return decompositions.LinalgInvEx.apply(_square_matrices(a, "inv"))
+
+
 class LinalgNamespace:
     """`torch.linalg`: the functions agraph has, reached by attribute."""
 
-    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "cross"})
+    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "cross", "svd", "svdvals", "det", "inv"})
     norm = staticmethod(linalg_norm)
     vector_norm = staticmethod(vector_norm)
+    svd = staticmethod(linalg_svd)
+    svdvals = staticmethod(svdvals)
+    det = staticmethod(det)
+    inv = staticmethod(inverse)
 
     @staticmethod
     def cross(a: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:

@@ -1,5 +1,5 @@
 """Elementwise functions of one tensor: exp/log, trigonometry and friends, activations,
-clamp, abs/sign, the roundings, atan2/hypot/lerp."""
+clamp, abs/sign, the roundings, atan2/hypot/lerp, deg2rad/rad2deg, nan_to_num."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import builtins
 from collections.abc import Callable
 from typing import Any
 
+from engine.functional.arith import neg
 from engine.operands import expect_tensor
 from engine.ops import pointwise, special
 from engine.registry import public
@@ -89,49 +90,76 @@ def _unary(name: str, op: Any) -> Callable[[Tensor], Tensor]:
     return function
 
 
-# the functions of one tensor and nothing else: torch name -> (its op, whether the Tensor
-# method has an in-place form `t.NAME_()`); each is torch.NAME and the method t.NAME()
-UNARY: dict[str, tuple[Any, bool]] = {
-    "exp": (pointwise.Exp, True),
-    "log": (pointwise.Log, False),
-    "sqrt": (pointwise.Sqrt, True),
-    "rsqrt": (pointwise.Rsqrt, False),
-    "sin": (pointwise.Sin, False),
-    "cos": (pointwise.Cos, False),
-    "tanh": (pointwise.Tanh, True),
-    "sigmoid": (pointwise.Sigmoid, True),
-    "relu": (pointwise.Relu, True),
-    "abs": (pointwise.Abs, True),
-    "sign": (pointwise.Sign, False),
-    "log1p": (pointwise.Log1p, True),
-    "expm1": (pointwise.Expm1, True),
-    "floor": (pointwise.Floor, True),
-    "ceil": (pointwise.Ceil, True),
-    "trunc": (pointwise.Trunc, True),
-    "tan": (pointwise.Tan, True),
-    "atan": (pointwise.Atan, True),
-    "asin": (pointwise.Asin, False),
-    "acos": (pointwise.Acos, False),
-    "sinh": (pointwise.Sinh, True),
-    "cosh": (pointwise.Cosh, True),
-    "erf": (special.Erf, True),
-    "exp2": (pointwise.Exp2, False),
-    "log2": (pointwise.Log2, False),
-    "log10": (pointwise.Log10, False),
-    "frac": (pointwise.Frac, True),
-    "sgn": (pointwise.Sgn, False),
-    "asinh": (pointwise.Asinh, True),
-    "acosh": (pointwise.Acosh, True),
-    "atanh": (pointwise.Atanh, True),
-    "erfinv": (special.Erfinv, True),
-    "lgamma": (special.Lgamma, True),
-    "digamma": (special.Digamma, True),
+# the functions of one tensor and nothing else: torch name -> its op; each is torch.NAME, the
+# method t.NAME() and the in-place method t.NAME_()
+UNARY: dict[str, Any] = {
+    "exp": pointwise.Exp,
+    "log": pointwise.Log,
+    "sqrt": pointwise.Sqrt,
+    "rsqrt": pointwise.Rsqrt,
+    "sin": pointwise.Sin,
+    "cos": pointwise.Cos,
+    "tanh": pointwise.Tanh,
+    "sigmoid": pointwise.Sigmoid,
+    "relu": pointwise.Relu,
+    "abs": pointwise.Abs,
+    "sign": pointwise.Sign,
+    "log1p": pointwise.Log1p,
+    "expm1": pointwise.Expm1,
+    "floor": pointwise.Floor,
+    "ceil": pointwise.Ceil,
+    "trunc": pointwise.Trunc,
+    "tan": pointwise.Tan,
+    "atan": pointwise.Atan,
+    "asin": pointwise.Asin,
+    "acos": pointwise.Acos,
+    "sinh": pointwise.Sinh,
+    "cosh": pointwise.Cosh,
+    "erf": special.Erf,
+    "exp2": pointwise.Exp2,
+    "log2": pointwise.Log2,
+    "log10": pointwise.Log10,
+    "frac": pointwise.Frac,
+    "sgn": pointwise.Sgn,
+    "asinh": pointwise.Asinh,
+    "acosh": pointwise.Acosh,
+    "atanh": pointwise.Atanh,
+    "erfinv": special.Erfinv,
+    "lgamma": special.Lgamma,
+    "digamma": special.Digamma,
+    "deg2rad": pointwise.Deg2Rad,
+    "rad2deg": pointwise.Rad2Deg,
 }
-for _name, (_op, _inplace) in UNARY.items():
-    public(_unary(_name, _op), method=True, inplace=_inplace)
+@public(method=True, inplace=True)
+def nan_to_num(a: Tensor, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    return pointwise.NanToNum.apply(expect_tensor(a, "nan_to_num"), nan=nan, posinf=posinf,
+                                    neginf=neginf)
+
+
+UNARY_FUNCTIONS = [public(_unary(name, op), method=True, inplace=True)
+                   for name, op in UNARY.items()]
 
 
 @public
 def polygamma(n: int, input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's keywords
     """torch.polygamma(n, x): digamma for n = 0, its n-th derivative above."""
     return special.polygamma(n, expect_tensor(input, "polygamma"))
+
+
+def _inplace(function: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """`torch.NAME_(t, ...)`: t.NAME_(...), the result written into t."""
+    name = f"{function.__name__}_"
+
+    def inplace(a: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return expect_tensor(a, name).assign_inplace(function(a, *args, **kwargs))
+
+    inplace.__name__ = inplace.__qualname__ = name
+    return inplace
+
+
+# the in-place forms that are torch functions too (torch.sin_(t)): all of the above but sign,
+# sgn and the special functions PyTorch keeps as methods only, and neg, clamp and round
+for _function in [*UNARY_FUNCTIONS, neg, clamp, clamp_min, clamp_max, round]:
+    if _function.__name__ not in ("sign", "sgn", "erfinv", "lgamma", "digamma"):
+        public(_inplace(_function))

@@ -179,6 +179,16 @@ def norm(a: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     return reduce.LinalgVectorNorm.apply(a, ord=order, dims=dims, keepdim=keepdim)
 
 
+@public(method=True)
+def dist(a: Tensor, b: Tensor, p: float = 2) -> Tensor:
+    a, b = expect_tensor(a, "dist"), expect_tensor(b, "dist")
+    for x in (a, b):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                               f"Got {x.dtype.legacy_name.removesuffix('Tensor')} instead.")
+    return reduce.Dist.apply(a, b, p=float(p))
+
+
 @public(torch=False)
 def mse_loss(a: Tensor, b: Tensor, reduction: str = "mean") -> Tensor:
     return loss.MseLoss.apply(a, b, reduction=reduction)
@@ -215,6 +225,22 @@ def std(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
         correction: Any = None) -> Tensor:
     dims, correction = _var_arguments(a, dim, unbiased, correction, "std")
     return statistics.Std.apply(a, dims=dims, correction=correction, keepdim=keepdim)
+
+
+@public
+def var_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+             correction: Any = None) -> tuple[Tensor, Tensor]:
+    dims, correction = _var_arguments(a, dim, unbiased, correction, "var_mean")
+    return tuple(statistics.VarMean.apply(a, dims=dims, correction=correction,
+                                          keepdim=keepdim))
+
+
+@public
+def std_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
+             correction: Any = None) -> tuple[Tensor, Tensor]:
+    dims, correction = _var_arguments(a, dim, unbiased, correction, "std_mean")
+    return tuple(statistics.StdMean.apply(a, dims=dims, correction=correction,
+                                          keepdim=keepdim))
 
 
 @public(method=True)

@@ -1,5 +1,6 @@
 """Reshaping and joining beyond engine/ops/shape.py's views: roll, tile, repeat_interleave,
-narrow, movedim/swapaxes, hstack/vstack/column_stack, broadcast_to, meshgrid."""
+narrow, movedim/swapaxes, hstack/vstack/column_stack, broadcast_to, meshgrid, ravel, unflatten,
+and the views in place (unsqueeze_, squeeze_, t_, transpose_)."""
 
 from __future__ import annotations
 
@@ -184,3 +185,61 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
+
+
+@public(method=True)
+def ravel(a: Tensor) -> Tensor:
+    return shape_ops.reshape(expect_tensor(a, "ravel"), -1)
+
+
+@public(method=True)
+def unflatten(a: Tensor, dim: int, sizes: Any) -> Tensor:
+    """Dim `dim` split into `sizes` (one of them may be -1): a view."""
+    d = normalize_dim(dim, a.ndim)
+    shape = a.shape_tuple
+    return shape_ops.view(a, *shape[:d], *sizes, *shape[d + 1:])
+
+
+# --- views in place: the tensor itself takes the view's shape and history ---------------------
+
+def _restride(tensor: Tensor, op: Any, **params: Any) -> Tensor:
+    """`tensor` becomes its view by OP (same memory; its grad_fn the op's node, PyTorch's
+    in-place name for it), version + 1."""
+    tensor.check_inplace()
+    view = op.apply(tensor, **params)
+    tensor.array = view.array
+    if view.grad_fn is not None:
+        tensor._grad_fn, tensor.output_nr = view.grad_fn, 0
+    tensor.bump_version()
+    return tensor
+
+
+@public(method=True, torch=False)
+def unsqueeze_(tensor: Tensor, dim: int) -> Tensor:
+    return _restride(tensor, shape_ops.UnsqueezeInplace,
+                     dim=normalize_dim(dim, tensor.ndim + 1))
+
+
+@public(method=True, torch=False)
+def squeeze_(tensor: Tensor, dim: Any = None) -> Tensor:
+    if dim is None:
+        return _restride(tensor, shape_ops.SqueezeInplace, dims=None)
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(normalize_dim(d, tensor.ndim) for d in dim)
+        return _restride(tensor, shape_ops.SqueezeInplaceDims, dims=dims)
+    return _restride(tensor, shape_ops.SqueezeInplaceDim,
+                     dims=(normalize_dim(dim, tensor.ndim),))
+
+
+@public(method=True, torch=False)
+def transpose_(tensor: Tensor, dim0: int, dim1: int) -> Tensor:
+    return _restride(tensor, shape_ops.TransposeInplace, dim0=normalize_dim(dim0, tensor.ndim),
+                     dim1=normalize_dim(dim1, tensor.ndim))
+
+
+@public(method=True, torch=False)
+def t_(tensor: Tensor) -> Tensor:
+    if tensor.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{tensor.ndim}D")
+    return _restride(tensor, shape_ops.TInplace, dims=tuple(reversed(range(tensor.ndim))))

@@ -19,6 +19,7 @@ from engine.nn.functional import (
     selu,
     silu,
     softmax,
+    softmin,
     softplus,
     softsign,
     tanhshrink,
@@ -68,6 +69,11 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return log_softmax(input, self.dim)
+
+
+class Softmin(Softmax):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return softmin(input, self.dim)
 
 
 class _Activation(Module):

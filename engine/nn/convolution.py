@@ -1,6 +1,6 @@
-"""The convolution layers: Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, with PyTorch's
-attributes, `print(model)` line and default initialisation (engine/nn/init.py reset_affine, the
-draws in PyTorch's order)."""
+"""The convolution layers: Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d and their lazy forms
+(LazyConv1d, LazyConv2d), with PyTorch's attributes, `print(model)` line and default
+initialisation (engine/nn/init.py reset_affine, the draws in PyTorch's order)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, dtypes
+from engine import budget, dtypes, grad_mode
 from engine import functional as F
 from engine.functional.convolution import ntuple
 from engine.nn.functional import pad
 from engine.nn.init import reset_affine
+from engine.nn.layers import UninitializedParameter
 from engine.nn.module import Module
 from engine.tensor import Parameter, Tensor
 
@@ -147,3 +148,54 @@ class ConvTranspose2d(_ConvTransposeNd):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
                                   self.output_padding, self.groups, self.dilation)
+
+
+class _LazyConvNd(_ConvNd):
+    """A convolution whose in_channels is read from its first input (dim 1, or dim 0 when
+    unbatched): then its parameters are made and initialised (the draws happen then) and it
+    becomes the convolution `becomes`, as PyTorch's `cls_to_become`."""
+
+    becomes: type[_ConvNd] = Conv2d
+
+    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                         padding_mode, device, dtype)
+        self.dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        self.weight = UninitializedParameter()
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter()
+
+    def reset_parameters(self) -> None:
+        if not isinstance(self.weight, UninitializedParameter) and self.in_channels != 0:
+            super().reset_parameters()
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        if input.ndim not in (self.count + 1, self.count + 2):
+            raise RuntimeError(
+                f"Expected {self.count + 1}D (unbatched) or {self.count + 2}D (batched) input "
+                f"to {type(self).__name__}, but got input of size: {input.shape}")
+        self.in_channels = input.shape_tuple[1 if input.ndim == self.count + 2 else 0]
+        if self.in_channels % self.groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        shape = (self.out_channels, self.in_channels // self.groups) + self.kernel_size
+        budget.check_shape(shape, self.dtype.itemsize)
+        with grad_mode.no_grad():
+            self.weight = Parameter(Tensor._wrap(np.empty(shape, self.dtype)))
+            if self.bias is not None:
+                self.bias = Parameter(Tensor._wrap(np.empty((self.out_channels,), self.dtype)))
+            _ConvNd.reset_parameters(self)
+        self.__class__ = self.becomes  # type: ignore[assignment]  # PyTorch's cls_to_become
+        return self.forward(input)
+
+
+class LazyConv1d(_LazyConvNd):
+    count = 1
+    becomes = Conv1d
+
+
+class LazyConv2d(_LazyConvNd):
+    count = 2
+    becomes = Conv2d

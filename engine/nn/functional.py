@@ -68,6 +68,15 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # 
     return _softmax_like("log_softmax", input, dim, dtype)
 
 
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype: Any = None) -> Tensor:
+    """softmax(-input): PyTorch negates, then takes the softmax (SoftmaxBackward0)."""
+    if dim is None:
+        dim = _implicit_dim("softmin", input.ndim)
+    negated = F.neg(input)
+    return F.softmax(negated if dtype is None else negated.to(dtype), dim)
+
+
 SELU_ALPHA = 1.6732632423543772848170429916717
 
 

@@ -1,6 +1,6 @@
-"""The layers: Linear, Embedding, LayerNorm, Flatten, Identity and Dropout. Their forward uses the
-ops torch's kernels choose, so the graph shows torch's grad_fn names (a 2-D `Linear` is
-`AddmmBackward0`, a 3-D one `ViewBackward0` over `AddmmBackward0`, ...)."""
+"""The layers: Linear, Embedding, LayerNorm, Flatten, Unflatten, Identity and Dropout. Their
+forward uses the ops torch's kernels choose, so the graph shows torch's grad_fn names (a 2-D
+`Linear` is `AddmmBackward0`, a 3-D one `ViewBackward0` over `AddmmBackward0`, ...)."""
 
 from __future__ import annotations
 
@@ -180,6 +180,21 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"dim", "unflattened_size"}
+
+    def __init__(self, dim: int, unflattened_size: Any) -> None:
+        super().__init__()
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.unflatten(input, self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
 class Dropout(Module):

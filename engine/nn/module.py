@@ -94,6 +94,7 @@ class Module:
         object.__setattr__(self, "_forward_hooks", [])
         object.__setattr__(self, "_forward_pre_hooks", [])
         object.__setattr__(self, "_backward_hooks", [])
+        object.__setattr__(self, "_node_backward_hooks", [])
         self.training = True
 
     # --- registration: attribute assignment as torch's Module.__setattr__ does it ----------
@@ -219,7 +220,7 @@ class Module:
 
     def register_full_backward_hook(self, hook: Any, prepend: bool = False) -> RemovableHandle:
         """`hook(module, grad_input, grad_output)`; a non-None result replaces grad_input."""
-        hooks = self.__dict__.setdefault("_backward_hooks", [])
+        hooks = self.__dict__["_backward_hooks"]
         hooks.insert(0, hook) if prepend else hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
@@ -238,7 +239,7 @@ class Module:
         """The deprecated hook: `hook(module, grad_input, grad_output)` on the node that made
         the output (its gradients, not the module's inputs'), with PyTorch's FutureWarning
         when they differ."""
-        hooks = self.__dict__.setdefault("_node_backward_hooks", [])
+        hooks = self.__dict__["_node_backward_hooks"]
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 

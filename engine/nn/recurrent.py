@@ -346,12 +346,12 @@ class RNNCell(_CellBase):
 
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
                  nonlinearity: str = "tanh", device: Any = None, dtype: Any = None) -> None:
-        if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
         super().__init__(input_size, hidden_size, bias, device, dtype)
         self.nonlinearity = nonlinearity
 
     def _step(self, input: Tensor, states: list[Tensor]) -> list[Tensor]:
+        if self.nonlinearity not in ("tanh", "relu"):  # PyTorch checks it when called
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         activation = F.tanh if self.nonlinearity == "tanh" else F.relu
         return [activation(self._gates(input, states[0]))]
 

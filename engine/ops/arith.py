@@ -1,4 +1,4 @@
-"""Elementwise arithmetic: + - * / ** and negation."""
+"""Elementwise arithmetic: + - * / ** and negation, addcmul and addcdiv."""
 
 from __future__ import annotations
 
@@ -135,6 +135,42 @@ class Div(Function):
         a, b = inputs
         return (grad / b if self.needs[0] else None,
                 -grad * ((a / b) / b) if self.needs[1] else None)  # PyTorch's rounding order
+
+
+class Addcmul(Function):
+    """input + value * tensor1 * tensor2, as PyTorch's kernel computes it."""
+
+    grad_fn_name = "AddcmulBackward0"
+    promotes = True
+    saves = (1, 2)
+
+    def forward(self, a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value: Any = 1
+                ) -> np.ndarray:
+        self.value = value
+        return a + value * t1 * t2
+
+    def backward(self, grad, inputs, output):
+        _, t1, t2 = inputs
+        return (grad, grad * (t2 * self.value) if self.needs[1] else None,
+                grad * (t1 * self.value) if self.needs[2] else None)
+
+
+class Addcdiv(Function):
+    """input + value * tensor1 / tensor2, as PyTorch's kernel computes it."""
+
+    grad_fn_name = "AddcdivBackward0"
+    promotes = True
+    saves = (1, 2)
+
+    def forward(self, a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value: Any = 1
+                ) -> np.ndarray:
+        self.value = value
+        return a + value * t1 / t2
+
+    def backward(self, grad, inputs, output):
+        _, t1, t2 = inputs
+        return (grad, grad * (self.value / t2) if self.needs[1] else None,
+                -grad * self.value * t1 / (t2 * t2) if self.needs[2] else None)
 
 
 class Reciprocal(Function):

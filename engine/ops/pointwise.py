@@ -622,3 +622,38 @@ class LerpTensor(Function):
         return (grad * (1 - weight) if self.needs[0] else None,
                 grad * weight if self.needs[1] else None,
                 grad * (end - start) if self.needs[2] else None)
+
+
+# --- deg2rad, rad2deg, nan_to_num ---------------------------------------------------------------
+
+class Deg2Rad(Function):
+    """x * (pi / 180), the factor rounded to x's dtype first, as PyTorch's kernel multiplies."""
+
+    grad_fn_name = "Deg2RadBackward0"
+    factor = math.pi / 180
+
+    def forward(self, a):
+        if a.dtype.kind != "f":
+            a = a.astype(np.float32)
+        return a * a.dtype.type(self.factor)
+
+    def backward(self, grad, inputs, output):
+        return (type(self).apply(grad),)
+
+
+class Rad2Deg(Deg2Rad):
+    grad_fn_name = "Rad2DegBackward0"
+    factor = 180 / math.pi
+
+
+class NanToNum(Function):
+    """NaN, +inf, -inf replaced; the gradient passes where the input was finite."""
+
+    grad_fn_name = "NanToNumBackward0"
+    saves = (0,)
+
+    def forward(self, a, nan=0.0, posinf=None, neginf=None):
+        return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+
+    def backward(self, grad, inputs, output):
+        return (grad * Tensor._wrap(np.isfinite(inputs[0].array).astype(grad.array.dtype)),)

@@ -313,7 +313,7 @@ class LinalgVectorNorm(Function):
     """torch.norm / t.norm / linalg.vector_norm for a number `ord` over `dims` (None: all)."""
 
     grad_fn_name = "LinalgVectorNormBackward0"
-    saves = (0,)
+    saves: tuple[int, ...] = (0,)
     saves_output = True
 
     def forward(self, a, ord, dims, keepdim):
@@ -351,3 +351,20 @@ class LinalgVectorNorm(Function):
             mask = np.broadcast_to(zero, self.input_shape)
             return (grad * MaskedFill.apply(a / norm, 0, mask=mask),)
         return (a * a.abs() ** (p - 2) * where(zero, 0.0, grad / norm ** (p - 1)),)
+
+
+class Dist(LinalgVectorNorm):
+    """torch.dist(a, b, p): the p-norm of a - b (broadcast), one node."""
+
+    grad_fn_name = "DistBackward0"
+    saves = (0, 1)
+    promotes = True
+
+    def forward(self, a, b, p):
+        return super().forward(a - b, p, None, False)
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        (g,) = super().backward(grad, (a - b,), output)
+        return (shape_ops.sum_to(g, a.shape_tuple) if self.needs[0] else None,
+                -shape_ops.sum_to(g, b.shape_tuple) if self.needs[1] else None)

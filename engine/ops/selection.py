@@ -1,7 +1,8 @@
-"""Picking elements by index or mask: gather, index_select, masked_fill, topk and sort.
+"""Picking elements by index or mask: gather, index_select, masked_fill, topk, sort and unique.
 
 Each scatters its gradient back to the positions it read (adding where one position was read
-more than once); masked_fill passes no gradient to the filled positions.
+more than once); masked_fill passes no gradient to the filled positions; unique has no
+derivative in PyTorch (backward through it fails).
 """
 
 from __future__ import annotations
@@ -298,3 +299,25 @@ class IndexAdd(Function):
 def zeros(shape: tuple[int, ...], like: Tensor) -> Tensor:
     """A tensor of zeros of `like`'s dtype, into which a derivative adds (`grad.new_zeros`)."""
     return Tensor._wrap(np.zeros(shape, dtype=like.array.dtype))
+
+
+class Unique2(Function):
+    """The sorted distinct values of a tensor (torch.unique without dim); PyTorch records the
+    node but defines no derivative for it."""
+
+    grad_fn_name = "Unique2Backward0"
+    op_name = "_unique2"
+    no_derivative = True  # recorded, as in PyTorch, but backward through it fails
+
+    def forward(self, a, dim=None):
+        return np.unique(a) if dim is None else np.unique(a, axis=dim)
+
+    def backward(self, grad, inputs, output):
+        raise NotImplementedError(f"the derivative for '{self.op_name}' is not implemented.")
+
+
+class UniqueDim(Unique2):
+    """torch.unique(..., dim=d): the distinct slices along d, sorted."""
+
+    grad_fn_name = "UniqueDimBackward0"
+    op_name = "unique_dim"

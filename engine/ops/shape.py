@@ -182,11 +182,19 @@ class Transpose(Function):
         return (transpose(grad, *self.dims),)
 
 
+class TransposeInplace(Transpose):
+    grad_fn_name = "TransposeBackward1"
+
+
 class T(Permute):
     grad_fn_name = "TBackward0"
 
     def backward(self, grad, inputs, output):
         return (t(grad),)
+
+
+class TInplace(T):
+    grad_fn_name = "TBackward1"
 
 
 @public(method=True)
@@ -239,10 +247,21 @@ class SqueezeDims(Squeeze):
     grad_fn_name = "SqueezeBackward2"
 
 
+class SqueezeInplace(Squeeze):
+    """`squeeze_()`; the in-place forms of the views (squeeze_, unsqueeze_, t_, transpose_)
+    differ from theirs only in PyTorch's grad_fn name."""
+
+    grad_fn_name = "SqueezeBackward3"
+
+
 class SqueezeInplaceDim(Squeeze):
     """`squeeze_(dim)`, which matmul of a vector and a matrix uses on its result."""
 
     grad_fn_name = "SqueezeBackward4"
+
+
+class SqueezeInplaceDims(Squeeze):
+    grad_fn_name = "SqueezeBackward5"
 
 
 @public(method=True)
@@ -264,6 +283,10 @@ class Unsqueeze(Function):
 
     def backward(self, grad, inputs, output):
         return (squeeze(grad, self.dim),)
+
+
+class UnsqueezeInplace(Unsqueeze):
+    grad_fn_name = "UnsqueezeBackward1"
 
 
 @public(method=True)

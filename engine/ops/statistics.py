@@ -1,4 +1,5 @@
-"""Statistics over dims: var, std, logsumexp, cumsum, amax and amin, as PyTorch computes them.
+"""Statistics over dims: var, std (and var_mean/std_mean), logsumexp, cumsum, amax and amin, as
+PyTorch computes them.
 
 var/std accumulate in float64 (torch's CPU Welford runs in double for float tensors) and round
 once; cumsum adds in float64 and rounds each partial sum (torch's cumsum accumulates in double);
@@ -69,6 +70,46 @@ class Std(Var):
         # PyTorch: var's derivative of (grad / (2 std)).masked_fill_(std == 0, 0)
         return super().backward(MaskedFill.apply(grad / (output * 2), 0, mask=output.array == 0),
                                 inputs, output)
+
+
+class VarMean(Var):
+    """torch.var_mean: (var, mean) from one node; the mean's gradient spreads evenly."""
+
+    grad_fn_name = "VarMeanBackward0"
+    multi_output = True
+
+    def forward(self, a, dims=None, correction=1, keepdim=False):
+        spread = super().forward(a, dims, correction, keepdim)
+        mean = a.astype(np.float64).mean(axis=dims, keepdims=keepdim).astype(a.dtype)
+        return self.spread(spread), np.asarray(mean)
+
+    def spread(self, var: np.ndarray) -> np.ndarray:
+        return var
+
+    def spread_grad(self, grad: Tensor, a: Tensor) -> Tensor:
+        return grad
+
+    def backward(self, grads, inputs, output):
+        grad_spread, grad_mean = grads
+        (through_spread,) = Var.backward(self, self.spread_grad(grad_spread, inputs[0]), inputs,
+                                         output)
+        restored = restore_reduced(grad_mean, self.input_shape, self.dims, self.keepdim)
+        spread_mean = shape_ops.expand_to(restored, self.input_shape)
+        return (through_spread + scale(spread_mean, 1.0 / _count(self.input_shape, self.dims)),)
+
+
+class StdMean(VarMean):
+    """torch.std_mean: (std, mean); std's gradient as Std's."""
+
+    grad_fn_name = "StdMeanBackward0"
+
+    def spread(self, var: np.ndarray) -> np.ndarray:
+        return np.sqrt(var)
+
+    def spread_grad(self, grad: Tensor, a: Tensor) -> Tensor:
+        # std again from the input, by the op, so that a second derivative sees it
+        std = Std.apply(a, dims=self.dims, correction=self.correction, keepdim=self.keepdim)
+        return MaskedFill.apply(grad / (std * 2), 0, mask=std.array == 0)
 
 
 class Logsumexp(Function):

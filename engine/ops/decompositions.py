@@ -1,0 +1,127 @@
+"""Matrix decompositions and what is computed from them: the singular value decomposition
+(LinalgSvdBackward0), the determinant (LinalgDetBackward0) and the inverse
+(LinalgInvExBackward0), with PyTorch's derivative formulas (FunctionsManual's svd_backward,
+linalg_det_backward; derivatives.yaml's linalg_inv_ex). The first two are computed with numpy:
+a backward pass with create_graph=True through them is refused (PyTorch would record a
+differentiable graph of LU solves and products), never answered with constants; the inverse's
+is made of ops, so it is differentiated again."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import budget, grad_mode
+from engine.autograd import Function
+from engine.tensor import Tensor
+
+
+def _mh(a: np.ndarray) -> np.ndarray:
+    return np.swapaxes(a, -1, -2)
+
+
+def _first_order_only(name: str) -> None:
+    if grad_mode.is_grad_enabled():
+        raise NotImplementedError(f"the derivative of {name} cannot be differentiated again in "
+                                  "agraph (create_graph=True through it)")
+
+
+class LinalgSvd(Function):
+    """A = U diag(S) Vh over the last two dims, S descending (LAPACK's gesdd, as PyTorch
+    calls it); `full_matrices` makes U m x m and Vh n x n. The derivative reads U, S and Vh as
+    the forward made them (computed with numpy, so it is not differentiated again)."""
+
+    grad_fn_name = "LinalgSvdBackward0"
+    multi_output = True
+
+    def forward(self, a, full_matrices=True):
+        m, n = a.shape[-2:]
+        size = max(m, n) if full_matrices else min(m, n)
+        budget.check_shape(a.shape[:-2] + (size, size), a.itemsize)
+        u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+        self.u, self.s, self.vh = u, s, vh
+        return u, s, vh
+
+    def backward(self, grads, inputs, output):
+        _first_order_only("torch.linalg.svd")
+        g_u, g_s, g_vh = (g.array for g in grads)
+        k = self.s.shape[-1]
+        u, s, vh = self.u[..., :, :k], self.s, self.vh[..., :k, :]
+        g_u, g_vh = g_u[..., :, :k], g_vh[..., :k, :]
+        m, n = u.shape[-2], vh.shape[-1]
+        u_g = _mh(u) @ g_u
+        v_g = vh @ _mh(g_vh)
+        s2 = s * s
+        e = s2[..., None, :] - s2[..., :, None]
+        diagonal = np.arange(k)
+        e[..., diagonal, diagonal] = 1
+        ga = ((u_g - _mh(u_g)) * s[..., None, :] + s[..., :, None] * (v_g - _mh(v_g))) / e
+        ga[..., diagonal, diagonal] += g_s
+        if m > n:
+            ga = u @ ga
+            g_u_s = g_u / s[..., None, :]
+            ga = (ga + g_u_s - u @ (_mh(u) @ g_u_s)) @ vh
+        elif m < n:
+            ga = ga @ vh
+            s_g_vh = g_vh / s[..., :, None]
+            ga = u @ (ga + s_g_vh - (s_g_vh @ _mh(vh)) @ vh)
+        else:
+            ga = u @ ga @ vh
+        return (Tensor._wrap(np.ascontiguousarray(ga, dtype=self.s.dtype)),)
+
+
+class LinalgDet(Function):
+    """det(A) over the last two dims (LU, as LAPACK's getrf). Its derivative is the matrix of
+    cofactors, det(A) A^-T, which PyTorch takes through an LU solve that a singular A (det 0)
+    turns into zeros."""
+
+    grad_fn_name = "LinalgDetBackward0"
+
+    def forward(self, a):
+        self.a = a
+        self.det = np.asarray(np.linalg.det(a), dtype=a.dtype)
+        return self.det
+
+    def backward(self, grad, inputs, output):
+        _first_order_only("torch.linalg.det")
+        a, det, g = self.a, self.det, grad.array
+        singular = (det == 0)[..., None, None]
+        safe = np.where(singular, np.eye(a.shape[-1], dtype=a.dtype), a)
+        cofactors = np.where(singular, 0, det[..., None, None] * _mh(np.linalg.inv(safe)))
+        result = (g[..., None, None] * cofactors).astype(a.dtype)
+        return (Tensor._wrap(np.ascontiguousarray(result)),)
+
+
+def first_zero_pivot(a: np.ndarray) -> int:
+    """LAPACK getrf's `info` for a singular matrix: the (1-based) position of the first zero
+    on U's diagonal, with partial pivoting as getrf does it."""
+    u = np.array(a, dtype=a.dtype)
+    n = u.shape[-1]
+    for k in range(n):
+        pivot = k + int(np.argmax(np.abs(u[k:, k])))
+        if u[pivot, k] == 0:
+            return k + 1
+        u[[k, pivot]] = u[[pivot, k]]
+        u[k + 1:, k:] -= np.outer(u[k + 1:, k] / u[k, k], u[k, k:])
+    return n
+
+
+class LinalgInvEx(Function):
+    """A^-1 over the last two dims; the derivative -A^-T grad A^-T, from the saved output."""
+
+    grad_fn_name = "LinalgInvExBackward0"
+    saves_output = True
+
+    def forward(self, a):
+        try:
+            return np.linalg.inv(a)
+        except np.linalg.LinAlgError:
+            matrices = a.reshape((-1,) + a.shape[-2:])
+            info = next(first_zero_pivot(m) for m in matrices
+                        if np.linalg.matrix_rank(m) < m.shape[-1])
+            raise RuntimeError(f"linalg.inv: The diagonal element {info} is zero, the inversion "
+                               "could not be completed because the input matrix is singular.")\
+                from None
+
+    def backward(self, grad, inputs, output):
+        inverse_t = output.transpose(-2, -1)
+        return (-(inverse_t @ (grad @ inverse_t)),)
