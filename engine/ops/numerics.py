@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.float_math import fma32
+
 VECTOR_BYTES = 32  # the sum kernel is built for AVX2 even on AVX512 machines: 8 float lanes
 ILP = 4
 LEVELS = 4
@@ -332,6 +334,8 @@ _L2U = np.float32(0.693145751953125)
 _L2L = np.float32(1.428606765330187045e-06)
 _EXP_POLY = (0.00139304355252534151077271, 0.00833336077630519866943359,
              0.0416664853692054748535156, 0.166666671633720397949219, 0.5)
+_LN2_HIGH, _LN2_LOW = np.float32(0.69314718246459960938), np.float32(-1.904654323148236017e-09)
+_LOG_POLY = (np.float32(0.3027294874), np.float32(0.3996108174), np.float32(0.6666694880))
 REDUCE_LANES = 16  # Vectorized<float> in the AVX512 build of the softmax kernel
 SIGMOID_CHUNK = 32  # cpu_kernel_vec: 2 vectors of 16 per step; the rest goes the scalar way
 
@@ -357,6 +361,51 @@ def sleef_expf(d: np.ndarray) -> np.ndarray:
         np.float32(1), q - half).astype(np.float32)
     u = np.where(d < np.float32(-104), np.float32(0), u)
     return np.where(np.float32(100) < d, np.float32(np.inf), u).astype(np.float32)
+
+
+def _two_sum(x: np.ndarray, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """SLEEF's dfadd2 of two floats: the rounded sum and its exact error."""
+    total = x + y
+    back = total - x
+    return total, (x - (total - back)) + (y - back)
+
+
+def sleef_logf(d: np.ndarray) -> np.ndarray:
+    """SLEEF's xlogf_u1 (u10) as its AVX512 build computes it (getexp/getmant, double-float
+    arithmetic with fused multiply-adds): ATen's Vectorized<float>::log, which
+    log_softmax applies to its row sums. For positive normal floats; 0 gives -inf, a
+    negative value nan and +inf +inf."""
+    f32 = np.float32
+    d = np.asarray(d, dtype=f32)
+    safe = np.where((d > 0) & np.isfinite(d), d, f32(1))
+    mantissa, exponent = np.frexp(safe)  # safe = mantissa * 2**exponent, mantissa in [0.5, 1)
+    low = mantissa < f32(0.75)  # getmant's interval is [0.75, 1.5)
+    m = np.where(low, mantissa * f32(2), mantissa).astype(f32)
+    e = np.where(low, exponent - 1, exponent).astype(f32)
+    # s = (ln2_high, ln2_low) * e, a double-float product
+    s_x = _LN2_HIGH * e
+    s_y = fma32(_LN2_LOW, e, fma32(_LN2_HIGH, e, -s_x))
+    # x = (m - 1) / (m + 1) as a double-float quotient
+    n_x, n_y = _two_sum(f32(-1), m)
+    q_x, q_y = _two_sum(f32(1), m)
+    t = f32(1) / q_x
+    x_x = n_x * t
+    u = fma32(t, n_x, -x_x)
+    v = fma32(-q_y, t, fma32(-q_x, t, f32(1)))
+    x_y = fma32(x_x, v, fma32(n_y, t, u))
+    x2 = x_x * x_x
+    poly = fma32(fma32(_LOG_POLY[0], x2, _LOG_POLY[1]), x2, _LOG_POLY[2])
+    # s += 2x (double-float), then s += x^3 * poly (a float)
+    total = s_x + x_x * f32(2)
+    s_y = (((s_x - total) + x_x * f32(2)) + s_y) + x_y * f32(2)
+    s_x = total
+    tail = (x2 * x_x) * poly
+    total = s_x + tail
+    s_y = ((s_x - total) + tail) + s_y
+    result = total + s_y
+    result = np.where(d == np.inf, f32(np.inf), result)
+    result = np.where(d == 0, f32(-np.inf), result)
+    return np.where((d < 0) | np.isnan(d), f32(np.nan), result).astype(f32)
 
 
 def reduce_all_sum(rows: np.ndarray) -> np.ndarray:
@@ -386,8 +435,8 @@ def softmax_lastdim(a: np.ndarray, log: bool) -> np.ndarray:
     top = a.max(axis=-1, keepdims=True)
     shifted = a - top
     total = reduce_all_sum(sleef_expf(shifted))[..., None]
-    if log:  # SLEEF's logf is not emulated: a float64 log rounded once
-        return shifted - np.log(total.astype(np.float64)).astype(np.float32)  # type: ignore
+    if log:  # Vectorized<float>::log of each row's sum: SLEEF's logf
+        return shifted - sleef_logf(total)  # type: ignore[no-any-return]
     return sleef_expf(shifted) * (np.float32(1) / total)  # type: ignore[no-any-return]
 
 
