@@ -504,3 +504,17 @@ def test_variables_in_binding_order_and_echo() -> None:
 def test_deep_operator_chain_evaluates() -> None:
     source = "x = 1\ny = x" + " + x" * 1500 + "\nprint(y)\n"
     assert output(source) == "1501\n"
+
+
+def test_a_package_missing_where_pytorch_runs_fails_at_its_import_as_in_python() -> None:
+    """sklearn, tqdm, torchvision, ... are not installed beside PyTorch's results either:
+    the program runs up to the import, which raises ModuleNotFoundError (catchable)."""
+    result = run_program("print('before')\nfrom sklearn.datasets import make_regression\n")
+    assert result.stdout == "before\n"
+    assert result.error is not None
+    assert (result.error.type_name, result.error.line) == ("ModuleNotFoundError", 2)
+    assert result.error.message == "No module named 'sklearn'"
+    caught = run_program("try:\n    import tqdm\nexcept ImportError as e:\n    print(e)\n")
+    assert caught.error is None and caught.stdout == "No module named 'tqdm'\n"
+    refused = error("print(1)\nimport json\n")  # a standard module agraph does not offer
+    assert (refused.type_name, refused.line) == ("ImportError", 2)

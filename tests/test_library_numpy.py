@@ -84,6 +84,13 @@ PROGRAMS = {
         print(np.fft.fft(np.array([1.0, 2.0, 1.0, 0.0])), np.fft.fftfreq(4, 0.5))
         print(np.fft.rfft(np.ones(4)), np.fft.ifft(np.fft.fft(np.arange(3.0))).real)
     """,
+    "polyfit and polyval": """
+        import numpy as np
+        x = np.array([0.0, 1.0, 2.0, 3.0])
+        y = np.array([1.0, 3.2, 4.9, 7.1])
+        m, b = np.polyfit(x, y, 1)
+        print(np.polyfit(x, y, 2), np.polyval([m, b], x), round(m, 4), round(b, 4))
+    """,
     "polynomial fit, numpy tutorial style": """
         import numpy as np
         import math
@@ -161,6 +168,7 @@ def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     ("np.broadcast_to(np.ones(1), (10**6, 10**6))", "--max-elements"),
     ('np.full(10**6, "a" * 10**4)', "--max-memory"),  # 40 kB items: sized by the fill value
     ('np.zeros(10**5, dtype="U100000")', "--max-memory"),
+    ("np.polyfit(np.ones(10**5), np.ones(10**5), 10**5)", "--max-elements"),
 ])
 def test_sizes_are_checked_before_numpy_allocates(expression: str, option: str) -> None:
     source = f"import numpy as np\nx = {expression}\n"

@@ -106,3 +106,36 @@ def test_a_missing_figures_directory_is_an_error(tmp_path: Path) -> None:
     program = write_program(tmp_path)
     result = run_agraph("run", str(program), "--figures", str(tmp_path / "missing"))
     assert result.returncode == 1 and b"not a directory" in result.stderr
+
+
+GRID_PROGRAM = """\
+import numpy as np
+import matplotlib.pyplot as plt
+xx, yy = np.meshgrid(np.linspace(-1, 1, 5), np.linspace(-1, 1, 5))
+plt.contourf(xx, yy, xx * yy, cmap=plt.cm.Spectral, alpha=0.8)
+plt.imshow(xx, cmap=plt.get_cmap("gray_r"))
+fig, axes = plt.subplots(2, 3)
+print(len(axes), axes.shape, len(list(axes.flat)), axes.flatten().shape, axes[1].shape)
+for i, ax in enumerate(axes.flat):
+    ax.plot(np.arange(3) * i)
+for row in axes:
+    for ax in row:
+        ax.grid(True)
+axes[1, 2].axis("off")
+fig, (left, right) = plt.subplots(1, 2)
+right.bar([0, 1], [3, 4])
+fig, column = plt.subplots(3, 1, squeeze=False)
+print(column.shape, column[2, 0] is column[-1, -1])
+plt.show()
+"""
+
+
+def test_subplots_grids_index_like_numpy_and_colormaps_are_named(tmp_path: Path) -> None:
+    program = write_program(tmp_path, GRID_PROGRAM)
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode() == "2 (2, 3) 6 (6,) (3,)\n(3, 1) True\n"
+    assert sorted(p.name for p in tmp_path.glob("*.svg")) == [
+        "figure-1.svg", "figure-2.svg", "figure-3.svg", "figure-4.svg"]
+    assert program_error("import matplotlib.pyplot as plt\nplt.get_cmap('nope')\n") == (
+        "ValueError", 2)

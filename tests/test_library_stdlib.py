@@ -220,6 +220,48 @@ def test_a_mutable_dataclass_default_is_refused_as_python_does() -> None:
     assert "mutable default <class 'list'> for field xs is not allowed" in problem.message
 
 
+def test_classes_print_with_their_module_as_python_shows_them() -> None:
+    source = """
+        from collections import defaultdict, Counter, deque, OrderedDict
+        import numpy as np
+        print(defaultdict, Counter, deque, OrderedDict, np.ndarray)
+        print(type(defaultdict(int)), type(Counter()), type(deque()), type(OrderedDict()))
+        a = np.ones(3)
+        print(type(a), type(a) == np.ndarray, isinstance(a, np.ndarray), type("x"), int)
+    """
+    assert output(source) == (
+        "<class 'collections.defaultdict'> <class 'collections.Counter'> "
+        "<class 'collections.deque'> <class 'collections.OrderedDict'> <class 'numpy.ndarray'>\n"
+        "<class 'collections.defaultdict'> <class 'collections.Counter'> "
+        "<class 'collections.deque'> <class 'collections.OrderedDict'>\n"
+        "<class 'numpy.ndarray'> True True <class 'str'> <class 'int'>\n")
+
+
+def test_pprint_lays_out_as_pythons_over_the_programs_reprs() -> None:
+    import pprint
+
+    data = {"b": [1, 2, 3] * 12, "a": ("x" * 30, None, 2.5), "c": {3: "z"}}
+    program = f"""
+        import pprint
+        import torch
+        data = {data!r}
+        pp = pprint.PrettyPrinter(indent=2, width=60)
+        pp.pprint(data)
+        pprint.pprint(data, compact=True)
+        pprint.pp(data)
+        print(pprint.pformat(data, width=40) == pp.pformat(data))
+        pprint.pprint([torch.zeros(2), None])
+    """
+    layout = pprint.PrettyPrinter(indent=2, width=60)
+    expected = (layout.pformat(data) + "\n" + pprint.pformat(data, compact=True) + "\n"
+                + pprint.pformat(data, sort_dicts=False) + "\n"
+                + str(pprint.pformat(data, width=40) == layout.pformat(data)) + "\n"
+                + "[tensor([0., 0.]), None]\n")
+    assert output(program) == expected
+    refused = error("import pprint\npprint.pprint([1], stream=None)\npprint.pprint(1, 2)\n")
+    assert (refused.type_name, refused.line) == ("ValueError", 3)
+
+
 def test_string_constants_and_capwords_are_pythons() -> None:
     import string
 
@@ -340,3 +382,12 @@ def test_the_module_table_is_what_the_checker_accepts() -> None:
         assert output(f"import {name}\n") == ""
     found = error("import subprocess\n")
     assert (found.type_name, found.line) == ("ImportError", 1)
+
+
+def test_deepcopy_refuses_what_it_does_not_know_by_name() -> None:
+    found = error("import copy\ncopy.deepcopy(iter([1, 2]))\n")
+    assert (found.type_name, found.line) == ("TypeError", 2)
+    assert "deepcopy of a list_iterator is not supported by agraph" in found.message
+    assert output("import copy\nxs = [[1], (2, [3])]\nys = copy.deepcopy(xs)\nys[1][1].append(4)\n"
+                  "print(xs, ys, copy.copy(xs)[0] is xs[0])\n") == (
+        "[[1], (2, [3])] [[1], (2, [3, 4])] True\n")

@@ -72,6 +72,8 @@ class AttributeAccess:
             return method
         if name in self._allowed_attributes(kind):
             return getattr(value, name)
+        if kind is type and name in getattr(value, "CLASS_ATTRS", ()):  # nn.Embedding.from_...
+            return getattr(value, name)
         if getattr(kind, "OPEN_ATTRS", False) and name in value.program_attributes:
             return value.program_attributes[name]
         if isinstance(value, BaseException) and name == "args":

@@ -171,7 +171,7 @@ class _Builtins:
         return set(items)
 
     def make_dict(self, iterable: Any = (), **kwargs: Any) -> dict[Any, Any]:
-        if type(iterable) is dict:
+        if isinstance(iterable, dict):  # a dict, OrderedDict, defaultdict, Counter: a mapping
             check_container(dict, len(iterable))
             result = dict(iterable)
         else:

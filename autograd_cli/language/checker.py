@@ -26,7 +26,7 @@ from collections.abc import Callable
 from autograd_cli.language.classes import DEFINABLE_DUNDERS
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits, limit_error
-from autograd_cli.library import IMPORTABLE_MODULES
+from autograd_cli.library import IMPORTABLE_MODULES, missing_module
 
 # The only names starting with '_' a program may read: what a grad_fn saved, as PyTorch
 # documents them (engine/autograd.py, Function.saved_attribute).
@@ -322,7 +322,7 @@ class _Walk:
     def _import(self, node: ast.AST) -> None:
         assert isinstance(node, ast.Import)
         for alias in node.names:
-            if alias.name not in IMPORTABLE_MODULES:
+            if alias.name not in IMPORTABLE_MODULES and not missing_module(alias.name):
                 self._refuse_import(node, alias.name)
             self._identifier(node, alias.asname, "import alias", strict=True)
             self.bound_names.add(alias.asname or alias.name.partition(".")[0])
@@ -339,7 +339,7 @@ class _Walk:
                     self._refuse(node, f"future feature {alias.name} is not defined",
                                  "SyntaxError")
             return
-        if node.level or module not in IMPORTABLE_MODULES:
+        if node.level or (module not in IMPORTABLE_MODULES and not missing_module(module)):
             self._refuse_import(node, module)
         for alias in node.names:
             if alias.name == "*":

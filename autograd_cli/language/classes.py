@@ -22,7 +22,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from autograd_cli.language.objects import BoundMethod, UserFunction
+from autograd_cli.language.objects import BoundMethod, BuiltinType, UserFunction, class_text
 from engine.addresses import address_of
 
 MEMBERS_KEY = "_agraph_members"
@@ -155,7 +155,8 @@ def claim_private(value: Any, name: str) -> bool:
 
 # Engine classes a program may subclass besides nn.Module, autograd.Function and exceptions
 # (their module and name: the engine module need not be loaded for the others to work).
-ENGINE_BASES = frozenset({("engine.data", "Dataset"), ("engine.data", "IterableDataset")})
+ENGINE_BASES = frozenset({("engine.data", "Dataset"), ("engine.data", "IterableDataset"),
+                          ("engine.data", "Sampler")})
 
 
 def allowed_bases() -> tuple[type, ...]:
@@ -399,12 +400,10 @@ class ClassView:
         self.python_type = python_type
 
     def __repr__(self) -> str:
-        module = getattr(self.python_type, "__module__", "")
-        prefix = "torch." if module.startswith("engine") else ""
-        return f"<class '{prefix}{self.python_type.__name__}'>"
+        return class_text(self.python_type)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, ClassView):
+        if isinstance(other, (ClassView, BuiltinType)):
             return other.python_type is self.python_type
         return other is self.python_type
 

@@ -75,6 +75,8 @@ def class_def(interpreter: Interpreter, node: ast.ClassDef) -> None:
     decorators = [interpreter.eval(decorator) for decorator in node.decorator_list]
     outer = interpreter.scope
     qualname = f"{outer.class_name}.{node.name}" if outer.class_name else node.name
+    if outer.function is not None and not outer.class_name:  # defined inside a call
+        qualname = f"{outer.function.name}.<locals>.{node.name}"
     namespace: dict[str, Any] = {}
     body_scope = Scope(namespace, None, interpreter.inner_enclosing())
     body_scope.class_name = qualname

@@ -529,6 +529,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         this run) or a library module's, built on its first import in this run."""
         module = self.modules.get(name)
         if module is None:
+            if library.missing_module(name):  # not installed where PyTorch ran either
+                raise ModuleNotFoundError(f"No module named '{name.partition('.')[0]}'")
             if name.partition(".")[0] == "torch":
                 if not self.engine_configured:
                     self.engine_configured = True

@@ -13,6 +13,7 @@ nested call (max_call_depth), and everything it runs counts as any statement doe
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,7 @@ def _blocks_of(statement: ast.stmt) -> list[list[ast.stmt]]:
     return blocks
 
 
+@functools.lru_cache(maxsize=1024)  # a nested `def` runs at each call of its outer function
 def is_generator_function(node: ast.FunctionDef | ast.Lambda) -> bool:
     if isinstance(node, ast.Lambda):
         return False

@@ -226,12 +226,27 @@ class BuiltinType(HostCallable):
     it are UnboundMethods."""
 
     __slots__ = ("python_type",)
-    shown = "<class '{self.name}'>"
 
     def __init__(self, python_type: type, construct: Callable[..., Any]) -> None:
         self.name = python_type.__name__
         self.python_type = python_type
         self.function = construct
+
+    def __repr__(self) -> str:
+        return class_text(self.python_type)
+
+
+def class_text(kind: type) -> str:
+    """How Python shows a class a program reaches: `<class 'torch.Tensor'>` for the engine's,
+    `<class 'numpy.ndarray'>`, `<class 'collections.OrderedDict'>`, `<class 'int'>`."""
+    module = getattr(kind, "__module__", "")
+    if module == "__main__":
+        return f"<class '__main__.{kind.__qualname__}'>"
+    if module.startswith("engine"):
+        module = "torch"
+    elif module in ("builtins", "itertools") or module.startswith("autograd_cli"):
+        module = ""
+    return f"<class '{module + '.' if module else ''}{kind.__name__}'>"
 
 
 def is_engine_object(value: Any) -> bool:
@@ -394,11 +409,7 @@ def _object_repr(value: Any) -> str:
         args = ", ".join(display_repr(arg) for arg in value.args)
         return f"{type(value).__name__}({args})"
     if isinstance(value, type):
-        module = getattr(value, "__module__", "")
-        if module == "__main__":
-            return f"<class '__main__.{value.__qualname__}'>"
-        prefix = "torch." if module.startswith("engine") else ""
-        return f"<class '{prefix}{value.__name__}'>"
+        return class_text(value)
     if callable(value):
         name = getattr(value, "__name__", "")
         return f"<built-in function {name}>" if name.isidentifier() else "<built-in function>"

@@ -21,7 +21,8 @@ def torch_namespaces() -> dict[str, Namespace]:
     """`torch` and its importable submodules, from engine/api.py (built once, read-only)."""
     # the submodules are built when a program first reads them (engine/api.py, members)
     functional = Namespace("torch.nn.functional", api.members("FUNCTIONAL"))
-    utils = Namespace("torch.nn.utils", api.members("NN_UTILS"))
+    rnn = Namespace("torch.nn.utils.rnn", api.members("NN_UTILS_RNN"))
+    utils = Namespace("torch.nn.utils", api.members("NN_UTILS", rnn=rnn))
     nn = Namespace("torch.nn", api.members("NN", functional=functional, utils=utils))
     optim = Namespace("torch.optim", api.members("OPTIM"))
     autograd_functional = Namespace("torch.autograd.functional", api.members("AUTOGRAD_FUNCTIONAL"))
@@ -41,7 +42,7 @@ def torch_namespaces() -> dict[str, Namespace]:
                                 "func": func, "vmap": _vmap})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
             "torch.functional": functional_module,
-            "torch.nn.utils": utils,
+            "torch.nn.utils": utils, "torch.nn.utils.rnn": rnn,
             "torch.optim": optim, "torch.autograd": autograd,
             "torch.autograd.functional": autograd_functional,
             "torch.autograd.function": function,

@@ -11,10 +11,12 @@ clear error when it is *used*, so an unused `import os` costs nothing.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 TORCH_MODULES = frozenset({
     "torch", "torch.nn", "torch.nn.functional", "torch.functional", "torch.nn.utils",
+    "torch.nn.utils.rnn",
     "torch.optim", "torch.autograd",
     "torch.autograd.functional", "torch.autograd.function", "torch.optim.lr_scheduler",
     "torch.linalg", "torch.utils", "torch.utils.data", "torch.autograd.graph", "torch.func",
@@ -32,6 +34,8 @@ LIBRARY_MODULES: dict[str, str] = {
     "typing": "typing_module",
     "dataclasses": "dataclasses_module",
     "string": "string_module",
+    "pprint": "pprint_module",
+    "copy": "copy_module",
     "os": "host",
     "sys": "host",
     "numpy": "numpy_module",
@@ -50,6 +54,22 @@ SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",
 ALLOCATING_MODULES = frozenset({"numpy"})
 
 IMPORTABLE_MODULES = TORCH_MODULES | frozenset(LIBRARY_MODULES) | SUBMODULES
+
+# What PyTorch's results are recorded with: torch 2.13 (and what it installs), numpy,
+# matplotlib (and what it installs), torchviz and graphviz. A program importing a package
+# outside it (sklearn, pandas, scipy, tqdm, torchvision, ...) stops there, in PyTorch too, with
+# ModuleNotFoundError; a module inside it that agraph does not offer is refused instead.
+ORACLE_ENVIRONMENT = frozenset("""
+    torch numpy matplotlib torchviz graphviz PIL sympy mpmath networkx jinja2 markupsafe
+    filelock fsspec typing_extensions contourpy cycler fonttools kiwisolver packaging pyparsing
+    dateutil tzdata IPython pip setuptools pkg_resources _distutils_hack
+""".split())
+
+
+def missing_module(name: str) -> bool:
+    """Whether `import name` fails in PyTorch's environment itself (ModuleNotFoundError)."""
+    top = name.partition(".")[0]
+    return bool(top) and top not in sys.stdlib_module_names and top not in ORACLE_ENVIRONMENT
 
 
 def load(name: str, runtime: Any) -> Any:

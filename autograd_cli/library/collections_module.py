@@ -36,6 +36,7 @@ class DefaultDict(collections.defaultdict):  # type: ignore[type-arg]
 
 
 DefaultDict.__name__ = DefaultDict.__qualname__ = "defaultdict"
+DefaultDict.__module__ = "collections"
 
 
 class Counter(collections.Counter):  # type: ignore[type-arg]
@@ -107,8 +108,8 @@ Deque.__name__ = Deque.__qualname__ = "deque"
 
 
 def namespace(runtime: Any, name: str) -> Namespace:
-    counter_type = type("Counter", (Counter,), {"runtime": runtime})
-    deque_type = type("deque", (Deque,), {"runtime": runtime})
+    counter_type = type("Counter", (Counter,), {"runtime": runtime, "__module__": "collections"})
+    deque_type = type("deque", (Deque,), {"runtime": runtime, "__module__": "collections"})
 
     def make_ordered_dict(iterable: Any = (), /, **kwargs: Any) -> collections.OrderedDict[
             Any, Any]:

@@ -204,6 +204,14 @@ def _pad(array: Any, pad_width: Any, *args: Any, **kwargs: Any) -> None:
     check_result(tuple(shape), 16)
 
 
+def _polyfit(x: Any, y: Any, deg: Any, *args: Any, **kwargs: Any) -> None:
+    check_result((int(np.size(x)), int(deg) + 1), 16)  # its Vandermonde matrix
+
+
+def _polyval(p: Any, x: Any, *args: Any, **kwargs: Any) -> None:
+    check_result(np.shape(x), 16)
+
+
 SIZED: dict[str, Callable[..., None]] = {
     "zeros": _filled, "ones": _filled, "empty": _filled, "full": _filled, "identity": _eye,
     "eye": _eye, "tri": _eye, "arange": _arange, "linspace": _counted("num", 2, 50),
@@ -211,7 +219,8 @@ SIZED: dict[str, Callable[..., None]] = {
     "meshgrid": _meshgrid, "outer": _outer, "kron": _outer, "concatenate": _joined,
     "stack": _joined, "vstack": _joined, "hstack": _joined, "dstack": _joined,
     "column_stack": _joined, "tile": _tile, "repeat": _repeat, "diag": _diag,
-    "diagflat": _diag, "broadcast_to": _broadcast_to, "pad": _pad,
+    "diagflat": _diag, "broadcast_to": _broadcast_to, "pad": _pad, "polyfit": _polyfit,
+    "polyval": _polyval,
 }
 
 

@@ -121,6 +121,8 @@ class Recorder:
             return type(value)(self.plain(item) for item in value)
         if isinstance(value, (Artist, TickerSpec)):
             return value
+        if isinstance(value, Colormap):
+            return value.name
         raise TypeError(f"agraph's pyplot takes numbers, strings, lists, arrays and tensors, "
                         f"not {type(value).__name__}")
 
@@ -307,6 +309,100 @@ class Figure:
         return f"<Figure {self.spec.number}>"
 
 
+COLORMAPS = """
+    viridis plasma inferno magma cividis jet rainbow coolwarm bwr seismic RdBu RdYlBu RdYlGn
+    Spectral PiYG PRGn BrBG RdGy gray Greys Blues Reds Greens Oranges Purples YlGn YlOrRd PuBu
+    BuGn hot cool spring summer autumn winter binary hsv twilight gist_rainbow tab10 tab20
+    Paired Set1 Set2 Set3 Accent Pastel1 Dark2 terrain ocean cubehelix bone copper pink
+""".split()
+
+
+class Colormap:
+    """`plt.cm.viridis` / `plt.get_cmap("jet")`: a colormap named for `cmap=` (drawn by real
+    matplotlib after the run)."""
+
+    PUBLIC_ATTRS = frozenset({"name", "N"})
+    __slots__ = ("name",)
+    N = 256
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<matplotlib colormap {self.name!r}>"
+
+
+def get_cmap(name: Any = None, lut: Any = None) -> Colormap:
+    if isinstance(name, Colormap):
+        return name
+    name = "viridis" if name is None else name
+    if not isinstance(name, str) or name.removesuffix("_r") not in COLORMAPS:
+        raise ValueError(f"{name!r} is not a valid value for cmap (or agraph's pyplot does "
+                         "not know it)")
+    return Colormap(name)
+
+
+class AxesGrid:
+    """What `plt.subplots(rows, columns)` returns for several Axes: numpy's object array of
+    them as far as programs use it (`axes[0, 1]`, `axes[1]`, `axes.flat`, `axes.flatten()`,
+    iteration, `len`, `shape`)."""
+
+    PUBLIC_ATTRS = frozenset({"flat", "flatten", "ravel", "shape", "ndim", "size"})
+    __slots__ = ("_items", "shape")
+
+    def __init__(self, items: list[Any], shape: tuple[int, ...]) -> None:
+        self._items = items  # row-major
+        self.shape = shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return len(self._items)
+
+    @property
+    def flat(self) -> Any:
+        return iter(self._items)
+
+    def flatten(self) -> AxesGrid:
+        return AxesGrid(list(self._items), (len(self._items),))
+
+    ravel = flatten
+
+    def _rows(self) -> list[Any]:
+        if self.ndim == 1:
+            return list(self._items)
+        columns = self.shape[1]
+        return [AxesGrid(self._items[row * columns:(row + 1) * columns], (columns,))
+                for row in range(self.shape[0])]
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, tuple):
+            if len(key) != self.ndim or not all(isinstance(k, int) for k in key):
+                raise IndexError("agraph's subplots grid takes one integer index per dimension")
+            row, column = key if self.ndim == 2 else (0, key[0])
+            columns = self.shape[-1]
+            rows = self.shape[0] if self.ndim == 2 else 1
+            if not (-rows <= row < rows and -columns <= column < columns):
+                raise IndexError(f"index {key} is out of bounds for axes of shape {self.shape}")
+            return self._items[(row % rows) * columns + column % columns]
+        picked = self._rows()[key]
+        return AxesGrid([a for g in picked for a in (g._items if isinstance(g, AxesGrid)
+                                                      else [g])],
+                        (len(picked), *self.shape[1:])) if isinstance(key, slice) else picked
+
+    def __iter__(self) -> Any:
+        return iter(self._rows())
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __repr__(self) -> str:
+        return f"array({self._rows()!r}, dtype=object)".replace("'", "")
+
+
 def _position(position: tuple[Any, ...]) -> tuple[int, int, int]:
     if len(position) == 1 and isinstance(position[0], int) and 111 <= position[0] <= 999:
         digits = str(position[0])
@@ -369,13 +465,15 @@ def namespace(runtime: Any, name: str) -> Namespace:
     def subplots(nrows: int = 1, ncols: int = 1, **kwargs: Any) -> tuple[Figure, Any]:
         options = {key: kwargs.pop(key) for key in ("figsize", "dpi") if key in kwargs}
         figure = recorder.figure(**options)
-        grid = [[figure.add_subplot(nrows, ncols, row * ncols + column + 1)
-                 for column in range(ncols)] for row in range(nrows)]
+        squeeze = kwargs.pop("squeeze", True)
+        items = [figure.add_subplot(nrows, ncols, index + 1) for index in range(nrows * ncols)]
+        if not squeeze:
+            return figure, AxesGrid(items, (nrows, ncols))
         if nrows == 1 and ncols == 1:
-            return figure, grid[0][0]
+            return figure, items[0]
         if nrows == 1 or ncols == 1:
-            return figure, [axes for row in grid for axes in row]
-        return figure, grid
+            return figure, AxesGrid(items, (len(items),))
+        return figure, AxesGrid(items, (nrows, ncols))
 
     def subplot(*position: Any, **kwargs: Any) -> Axes:
         return recorder.axes(recorder.current_figure(), _position(position))
@@ -406,7 +504,11 @@ def namespace(runtime: Any, name: str) -> Namespace:
                     "show": lambda *args, **kwargs: recorder.show(), "savefig": savefig,
                     "close": recorder.close, "cla": cla, "clf": clf,
                     "ion": lambda: None, "ioff": lambda: None, "pause": lambda *a: None,
-                    "draw": lambda: None, "style": Namespace("matplotlib.style", {
+                    "draw": lambda: None, "get_cmap": get_cmap,
+                    "cm": Namespace("matplotlib.cm", {
+                        **{name + suffix: Colormap(name + suffix) for name in COLORMAPS
+                           for suffix in ("", "_r")}, "get_cmap": get_cmap}),
+                    "style": Namespace("matplotlib.style", {
                         "use": lambda *args, **kwargs: None})})
     for method in ("suptitle", "tight_layout", "colorbar", "subplots_adjust"):
         members[method] = figure_call(method)
