@@ -130,6 +130,9 @@ TORCH.update({
     "set_printoptions": printing.set_printoptions,
     "is_tensor": lambda obj: isinstance(obj, Tensor),
     "get_default_dtype": dtypes.default_float,
+    "set_default_dtype": dtypes.set_default_float,
+    "finfo": dtypes.finfo,
+    "iinfo": dtypes.iinfo,
     "numel": lambda t: t.numel(),
     "device": device.Device,
     "set_default_device": device.set_default,
@@ -172,6 +175,12 @@ def _nn_utils() -> dict[str, Any]:
     from engine.nn import utils  # lazy: built on first use (startup time)
 
     return dict(utils.NN_UTILS)
+
+
+def _nn_utils_rnn() -> dict[str, Any]:
+    from engine.nn import utils  # lazy: built on first use (startup time)
+
+    return dict(utils.NN_UTILS_RNN)
 
 
 def _optim() -> dict[str, Any]:
@@ -220,7 +229,8 @@ def _autograd_functional() -> dict[str, Any]:
 
 
 _SUBMODULES: dict[str, Callable[[], dict[str, Any]]] = {
-    "NN": _nn, "FUNCTIONAL": _functional, "NN_UTILS": _nn_utils, "OPTIM": _optim,
+    "NN": _nn, "FUNCTIONAL": _functional, "NN_UTILS": _nn_utils,
+    "NN_UTILS_RNN": _nn_utils_rnn, "OPTIM": _optim,
     "LR_SCHEDULER": _lr_scheduler, "LINALG": _linalg, "AUTOGRAD_FUNCTIONAL": _autograd_functional,
     "FUNC": _func,
     "DATA": _data, "AUTOGRAD_FUNCTION": _autograd_function, "AUTOGRAD_GRAPH": _autograd_graph,
@@ -275,6 +285,7 @@ def reset_state() -> None:
     device.reset_default()
     autograd.clear_post_accumulate_hooks()
     grad_mode.set_enabled(True)
+    dtypes.set_default_float(dtypes.float32)
     printing.set_printoptions(profile="default")
     random.reset()
     recording.set_observer(None)

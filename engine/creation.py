@@ -53,12 +53,12 @@ def _flatten(data: Any, dtype: dtypes.DType | None = None
             leaf = level[index] = leaf.item()
         if not isinstance(leaf, _NUMBER):
             raise _data_error(data, shape, dtype)
-        if isinstance(leaf, float) and kind is not dtypes.float32:
-            kind = dtypes.float32
+        if isinstance(leaf, float) and kind is not dtypes.default_float():
+            kind = dtypes.default_float()
         elif isinstance(leaf, int) and not isinstance(leaf, bool) and kind is dtypes.bool_:
             kind = dtypes.int64
     if not level and shape:
-        kind = dtypes.float32
+        kind = dtypes.default_float()
     return tuple(shape), kind, level
 
 
@@ -158,11 +158,16 @@ def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(size)
 
 
+def keyword_size(size: Any) -> tuple[Any, ...]:
+    """The sizes of `torch.zeros(size=(2, 3))` as `torch.zeros(2, 3)` would have them."""
+    return () if size is None else (size,)
+
+
 def _filled(size: tuple[Any, ...], value: Any, dtype: Any, requires_grad: bool,
             default: dtypes.DType | None = None, device: Any = None) -> Tensor:
     devices.check_factory(device)
     shape = _size(size)
-    target = dtypes.resolve(dtype) if dtype is not None else (default or dtypes.float32)
+    target = dtypes.resolve(dtype) if dtype is not None else (default or dtypes.default_float())
     budget.check_shape(shape, target.itemsize)
     if requires_grad and not target.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -170,19 +175,19 @@ def _filled(size: tuple[Any, ...], value: Any, dtype: Any, requires_grad: bool,
     return _finish(np.full(shape, value, dtype=target.np), requires_grad)
 
 
-def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
-         ) -> Tensor:
-    return _filled(size, 1, dtype, requires_grad, device=device)
+def ones(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False,
+         device: Any = None) -> Tensor:
+    return _filled(sizes or keyword_size(size), 1, dtype, requires_grad, device=device)
 
 
-def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
-          ) -> Tensor:
-    return _filled(size, 0, dtype, requires_grad, device=device)
+def zeros(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False,
+          device: Any = None) -> Tensor:
+    return _filled(sizes or keyword_size(size), 0, dtype, requires_grad, device=device)
 
 
-def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None
-          ) -> Tensor:
-    return _filled(size, 0, dtype, requires_grad, device=device)
+def empty(*sizes: Any, size: Any = None, dtype: Any = None, requires_grad: bool = False,
+          device: Any = None) -> Tensor:
+    return _filled(sizes or keyword_size(size), 0, dtype, requires_grad, device=device)
 
 
 def full(size: Any, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
@@ -233,7 +238,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
     count = max(0, math.ceil((values[1] - values[0]) / values[2]))
     is_float = any(isinstance(v, float) for v in values)
     target = dtypes.resolve(dtype) if dtype is not None else (
-        dtypes.float32 if is_float else dtypes.int64)
+        dtypes.default_float() if is_float else dtypes.int64)
     budget.check_shape((count,), target.itemsize)
     if is_float or target.is_floating_point:
         array = (values[0] + np.arange(count, dtype=np.float64) * values[2]).astype(target.np)
@@ -256,7 +261,7 @@ def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad:
     start, end = _number(start), _number(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
     budget.check_shape((steps,), target.itemsize)
     # PyTorch computes each half from its own end, with a fused multiply-add in the output
     # dtype: for float32 that is the float64 result rounded once (bit-exact).
@@ -276,25 +281,26 @@ def linspace(start: Any, end: Any, steps: int, dtype: Any = None, requires_grad:
 
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: Any = None,
              requires_grad: bool = False, device: Any = None) -> Tensor:
-    """base ** linspace(start, end, steps): each half's exponents from its own end, as
-    PyTorch's kernel takes them, the powers in float64."""
+    """ATen's: base ** exponent in double (each half of the exponents counted from its own
+    end, the step in double), rounded once to the output dtype."""
     devices.check_factory(device)
-    start, end = _number(start), _number(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
     budget.check_shape((steps,), target.itemsize)
-    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    ftype = target.np.type
+    s, e = ftype(_number(start)), ftype(_number(end))
+    step = float(e - s) / (steps - 1) if steps > 1 else 0.0
     index = np.arange(steps)
-    exponents = np.where(index < steps // 2, start + step * index,
-                         end - step * (steps - 1 - index))
-    return _finish(np.power(float(base), exponents).astype(target.np), requires_grad)
+    exponent = np.where(index < steps // 2, float(s) + step * index,
+                        float(e) - step * (steps - 1 - index))
+    return _finish(np.power(float(ftype(base)), exponent).astype(target.np), requires_grad)
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False,
         device: Any = None) -> Tensor:
     devices.check_factory(device)
-    target = dtypes.resolve(dtype) if dtype is not None else dtypes.float32
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
     budget.check_shape((n, m if m is not None else n), target.itemsize)
     return _finish(np.eye(n, m, dtype=target.np), requires_grad)
 

@@ -250,9 +250,9 @@ def gradgradcheck(func: Any, inputs: Any, grad_outputs: Any = None, *, eps: floa
     inputs = inputs if isinstance(inputs, tuple) else (
         tuple(inputs) if isinstance(inputs, list) else (inputs,))
     outputs = _outputs(func(*inputs))
-    if grad_outputs is None:
-        grad_outputs = tuple(Tensor._wrap(np.random.default_rng(0).standard_normal(
-            o.array.shape).astype(o.array.dtype)).requires_grad_(True) for o in outputs)
+    if grad_outputs is None:  # torch.testing.make_tensor's: U(-1, 1) from the default generator
+        grad_outputs = tuple(Tensor._wrap(np.empty(o.array.shape, dtype=o.array.dtype)).uniform_(
+            -1, 1).requires_grad_(True) for o in outputs)
     grad_outputs = tuple(grad_outputs) if isinstance(grad_outputs, (tuple, list)) else (
         grad_outputs,)
     count = len(inputs)

@@ -1,4 +1,5 @@
-"""`torch.utils.data`: Dataset, TensorDataset, Subset, DataLoader and random_split.
+"""`torch.utils.data`: Dataset, TensorDataset, Subset, ConcatDataset, the samplers, DataLoader
+and random_split.
 
 A DataLoader here is PyTorch's single-process loader (num_workers=0): `iter(loader)` first
 draws the workers' base seed from the loader's generator (or the default one), then the
@@ -71,6 +72,143 @@ class Subset(Dataset):
         return len(self.indices)
 
 
+class ConcatDataset(Dataset):
+    """The samples of several datasets one after the other."""
+
+    PUBLIC_ATTRS = frozenset({"datasets", "cumulative_sizes"})
+    __slots__ = ("datasets", "cumulative_sizes")
+
+    def __init__(self, datasets: Any) -> None:
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes, total = [], 0
+        for dataset in self.datasets:
+            total += len(dataset)
+            self.cumulative_sizes.append(total)
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, index: int) -> Any:
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index += len(self)
+        part = next((i for i, end in enumerate(self.cumulative_sizes) if index < end), None)
+        if part is None:
+            raise IndexError("list index out of range")
+        start = self.cumulative_sizes[part - 1] if part else 0
+        return self.datasets[part][index - start]
+
+
+class Sampler:
+    """The base of the index samplers a DataLoader iterates (`sampler=`)."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+
+    def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
+    PUBLIC_ATTRS = frozenset({"data_source"})
+
+    def __init__(self, data_source: Any) -> None:
+        self.data_source = data_source
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.data_source)))
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class RandomSampler(Sampler):
+    """PyTorch's: a generator seeded from the default one (unless given), one randperm per
+    pass, and one more (cut to the remainder) at the end."""
+
+    PUBLIC_ATTRS = frozenset({"data_source", "replacement", "num_samples", "generator"})
+
+    def __init__(self, data_source: Any, replacement: bool = False,
+                 num_samples: int | None = None, generator: Any = None) -> None:
+        self.data_source, self.replacement, self.generator = data_source, replacement, generator
+        self.num_samples = len(data_source) if num_samples is None else num_samples
+        if self.num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={self.num_samples}")
+
+    def __iter__(self) -> Iterator[int]:
+        size = len(self.data_source)
+        generator = self.generator
+        if generator is None:
+            generator = Generator().manual_seed(random.loader_base_seed())
+        if self.replacement:
+            for _ in range(self.num_samples // 32):
+                yield from random.randint(0, size, (32,), generator=generator).tolist()
+            yield from random.randint(0, size, (self.num_samples % 32,),
+                                      generator=generator).tolist()
+            return
+        for _ in range(self.num_samples // size):
+            yield from random.randperm(size, generator=generator).tolist()
+        yield from random.randperm(size, generator=generator).tolist()[:self.num_samples % size]
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    PUBLIC_ATTRS = frozenset({"indices", "generator"})
+
+    def __init__(self, indices: Any, generator: Any = None) -> None:
+        self.indices, self.generator = list(indices), generator
+
+    def __iter__(self) -> Iterator[Any]:
+        for position in random.randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[position]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    PUBLIC_ATTRS = frozenset({"weights", "num_samples", "replacement", "generator"})
+
+    def __init__(self, weights: Any, num_samples: int, replacement: bool = True,
+                 generator: Any = None) -> None:
+        self.weights = creation.as_tensor(weights, dtype=dtypes.float64)
+        self.num_samples, self.replacement, self.generator = num_samples, replacement, generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = random.multinomial(self.weights, self.num_samples, self.replacement,
+                                   generator=self.generator)
+        return iter(drawn.tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class BatchSampler(Sampler):
+    PUBLIC_ATTRS = frozenset({"sampler", "batch_size", "drop_last"})
+
+    def __init__(self, sampler: Any, batch_size: int, drop_last: bool) -> None:
+        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        batch: list[Any] = []
+        for index in self.sampler:
+            batch.append(index)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self) -> int:
+        size = len(self.sampler)
+        return size // self.batch_size if self.drop_last else -(-size // self.batch_size)
+
+
 def random_split(dataset: Any, lengths: Any, generator: Any = None) -> list[Subset]:
     """Split into non-overlapping subsets of `lengths` (counts, or fractions that sum to 1)."""
     lengths = list(lengths)
@@ -126,16 +264,20 @@ class DataLoader:
     PUBLIC_ATTRS = frozenset({"dataset", "batch_size", "drop_last", "generator",
                               "num_workers"})
     __slots__ = ("dataset", "batch_size", "shuffle", "drop_last", "generator", "collate_fn",
-                 "num_workers")
+                 "num_workers", "sampler", "batch_sampler")
 
     def __init__(self, dataset: Any, batch_size: int | None = 1, shuffle: bool | None = None,
                  sampler: Any = None, batch_sampler: Any = None, num_workers: int = 0,
                  collate_fn: Any = None, pin_memory: bool = False, drop_last: bool = False,
                  timeout: float = 0, worker_init_fn: Any = None, generator: Any = None,
                  **_options: Any) -> None:
-        if sampler is not None or batch_sampler is not None:
-            raise NotImplementedError("DataLoader(sampler=..., batch_sampler=...) is not "
-                                      "supported by agraph")
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, "
+                                 "shuffle, sampler, and drop_last")
+            batch_size = None
         if generator is not None and not isinstance(generator, Generator):
             raise TypeError("generator must be a torch.Generator")
         if shuffle and len(dataset) <= 0:  # PyTorch's RandomSampler refuses an empty dataset
@@ -148,14 +290,20 @@ class DataLoader:
         self.generator = generator
         self.collate_fn = collate_fn
         self.num_workers = num_workers  # one process here, as with num_workers=0
+        self.sampler, self.batch_sampler = sampler, batch_sampler
 
     def __len__(self) -> int:
-        size = len(self.dataset)
+        if self.batch_sampler is not None:
+            return len(self.batch_sampler)
+        size = len(self.sampler) if self.sampler is not None else len(self.dataset)
         if self.batch_size is None:
             return size
         return size // self.batch_size if self.drop_last else -(-size // self.batch_size)
 
     def _order(self, size: int) -> Iterator[int]:
+        if self.sampler is not None:
+            yield from self.sampler
+            return
         if not self.shuffle:
             yield from range(size)
             return
@@ -169,6 +317,10 @@ class DataLoader:
 
     def _batches(self) -> Iterator[Any]:
         collate = self.collate_fn or default_collate
+        if self.batch_sampler is not None:
+            for indices in self.batch_sampler:
+                yield collate([self.dataset[index] for index in indices])
+            return
         size = len(self.dataset)
         if self.batch_size is None:
             for index in self._order(size):
@@ -190,5 +342,8 @@ class DataLoader:
 
 DATA: dict[str, Any] = {
     "Dataset": Dataset, "TensorDataset": TensorDataset, "Subset": Subset,
+    "ConcatDataset": ConcatDataset, "Sampler": Sampler, "SequentialSampler": SequentialSampler,
+    "RandomSampler": RandomSampler, "SubsetRandomSampler": SubsetRandomSampler,
+    "WeightedRandomSampler": WeightedRandomSampler, "BatchSampler": BatchSampler,
     "DataLoader": DataLoader, "random_split": random_split, "default_collate": default_collate,
 }

@@ -65,8 +65,21 @@ def of_legacy_type(kind: object) -> DType | None:
     return next((d for constructor, d in LEGACY_TYPES if constructor is kind), None)
 
 
+# torch.set_default_dtype's choice for this run (None: float32)
+_DEFAULT: dict[str, DType | None] = {"float": None}
+
+
 def default_float() -> DType:
-    return float32
+    """torch.get_default_dtype(): the dtype of float data given without one."""
+    return _DEFAULT["float"] or float32
+
+
+def set_default_float(dtype: object) -> None:
+    """torch.set_default_dtype (engine/api.py resets it to float32 for each run)."""
+    chosen = resolve(dtype)
+    if not chosen.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _DEFAULT["float"] = chosen
 
 
 def of_array(array: np.ndarray) -> DType:
@@ -126,7 +139,7 @@ def result_type(operands: list[tuple[DType, int]], scalars: list[object]) -> DTy
         if result is None:
             result = scalar_type
         elif scalar_type.category > result.category:
-            result = float32 if scalar_type.category == 2 else scalar_type
+            result = default_float() if scalar_type.category == 2 else scalar_type
     assert result is not None
     return result
 
@@ -134,3 +147,54 @@ def result_type(operands: list[tuple[DType, int]], scalars: list[object]) -> DTy
 def scalar_name(dtype: DType) -> str:
     """PyTorch's name of the scalar type ('Float', 'Long'), as its messages spell it."""
     return dtype.legacy_name.removesuffix("Tensor")
+
+
+class FInfo:
+    """torch.finfo(dtype): the limits of a floating point dtype (its repr is torch's %g text)."""
+
+    PUBLIC_ATTRS = frozenset({"bits", "eps", "max", "min", "tiny", "smallest_normal",
+                              "resolution", "dtype"})
+    __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, dtype: DType) -> None:
+        info = np.finfo(dtype.np)
+        self.bits, self.dtype = int(info.bits), dtype.name
+        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.resolution = 10.0 ** -int(info.precision)
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class IInfo:
+    """torch.iinfo(dtype): the limits of an integer dtype."""
+
+    PUBLIC_ATTRS = frozenset({"bits", "max", "min", "dtype"})
+    __slots__ = ("bits", "max", "min", "dtype")
+
+    def __init__(self, dtype: DType) -> None:
+        info = np.iinfo(dtype.np.name)
+        self.bits, self.max, self.min, self.dtype = int(info.bits), int(info.max), int(
+            info.min), dtype.name
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+def finfo(type: object = None) -> FInfo:  # noqa: A002 - torch's keyword
+    dtype = default_float() if type is None else resolve(type)
+    if not dtype.is_floating_point:
+        raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo "
+                        "to handle 'torch.finfo'")
+    return FInfo(dtype)
+
+
+def iinfo(type: object) -> IInfo:  # noqa: A002 - torch's keyword
+    dtype = resolve(type)
+    if dtype.is_floating_point or dtype is bool_:
+        raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
+                        "handle 'torch.iinfo'")
+    return IInfo(dtype)

@@ -1,5 +1,6 @@
-"""`torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, LambdaLR,
-CosineAnnealingLR and ReduceLROnPlateau, computing each learning rate as torch 2.13's
+"""`torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, LambdaLR, MultiplicativeLR,
+CosineAnnealingLR, CosineAnnealingWarmRestarts, ConstantLR, LinearLR, PolynomialLR, OneCycleLR
+and ReduceLROnPlateau, computing each learning rate as torch 2.13's
 chainable forms do (the same python float arithmetic, so printed values match), with torch's
 warning when `scheduler.step()` comes before any `optimizer.step()`.
 
@@ -58,8 +59,9 @@ class LRScheduler:
                         "last_epoch >= 0 for a fresh training run (not recommended)")
         self.base_lrs: list[Any] = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        self._step_count = 0  # torch's attributes in its order (state_dict() shows them)
         self._is_initial = True
-        self._step_count = 0
+        self._get_lr_called_within_step = False
         self.step()
         self._is_initial = False
 
@@ -169,6 +171,13 @@ class LambdaLR(LRScheduler):
         return [base * fn(self.last_epoch)
                 for fn, base in zip(self.lr_lambdas, self.base_lrs, strict=True)]
 
+    def state_dict(self) -> dict[str, Any]:
+        """torch's: the lambdas themselves are not saved (a plain function shows as None)."""
+        return {**super().state_dict(), "lr_lambdas": [None] * len(self.lr_lambdas)}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        super().load_state_dict({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
+
 
 class CosineAnnealingLR(LRScheduler):
     PUBLIC_ATTRS = LRScheduler.PUBLIC_ATTRS | {"T_max", "eta_min"}
@@ -198,6 +207,256 @@ class CosineAnnealingLR(LRScheduler):
         return [self.eta_min + (base - self.eta_min)
                 * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    PUBLIC_ATTRS = LRScheduler.PUBLIC_ATTRS | {"factor", "total_iters"}
+
+    def __init__(self, optimizer: Any, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[Any]:
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in self._current()]
+        if self.last_epoch != self.total_iters:
+            return self._current()
+        return [lr * (1.0 / self.factor) for lr in self._current()]
+
+    def _closed_form(self) -> list[Any]:
+        return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    PUBLIC_ATTRS = LRScheduler.PUBLIC_ATTRS | {"start_factor", "end_factor", "total_iters"}
+
+    def __init__(self, optimizer: Any, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch: int = -1) -> None:
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
+                             "less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[Any]:
+        start, end, total = self.start_factor, self.end_factor, self.total_iters
+        if self.last_epoch == 0:
+            return [lr * start for lr in self._current()]
+        if self._is_initial or self.last_epoch > total:
+            return self._current()
+        return [lr * (1.0 + (end - start) / (total * start + (self.last_epoch - 1) * (end - start)))
+                for lr in self._current()]
+
+    def _closed_form(self) -> list[Any]:
+        start, end, total = self.start_factor, self.end_factor, self.total_iters
+        return [base * (start + (end - start) * min(total, self.last_epoch) / total)
+                for base in self.base_lrs]
+
+
+class MultiplicativeLR(LambdaLR):
+    def get_lr(self) -> list[Any]:
+        if self._is_initial:
+            return self._current()
+        return [lr * fn(self.last_epoch)
+                for fn, lr in zip(self.lr_lambdas, self._current(), strict=True)]
+
+
+class PolynomialLR(LRScheduler):
+    PUBLIC_ATTRS = LRScheduler.PUBLIC_ATTRS | {"total_iters", "power"}
+
+    def __init__(self, optimizer: Any, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[Any]:
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._current()
+        factor = ((1.0 - self.last_epoch / self.total_iters)
+                  / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [lr * factor for lr in self._current()]
+
+    def _closed_form(self) -> list[Any]:
+        return [base * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters)
+                ** self.power for base in self.base_lrs]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing restarted every T_i epochs (T_i = T_0 T_mult^k); its own `step`, which
+    (as torch's) neither counts steps nor checks their order."""
+
+    PUBLIC_ATTRS = LRScheduler.PUBLIC_ATTRS | {"T_0", "T_i", "T_mult", "eta_min", "T_cur"}
+
+    def __init__(self, optimizer: Any, T_0: int, T_mult: int = 1,  # noqa: N803
+                 eta_min: float = 0.0, last_epoch: int = -1) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type "
+                             f"{type(eta_min)}")
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[Any]:
+        return [self.eta_min + (base - self.eta_min)
+                * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2 for base in self.base_lrs]
+
+    def step(self, epoch: Any = None) -> None:
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i = self.T_0
+            self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        for group, lr in zip(self.optimizer.param_groups, self.get_lr(), strict=True):
+            group["lr"] = lr
+        self._last_lr = self._current()
+
+
+def _per_group(name: str, optimizer: Any, value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        if len(value) != len(optimizer.param_groups):
+            raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
+                             f"{name} has {len(value)} values, param_groups has "
+                             f"{len(optimizer.param_groups)}.")
+        return list(value)
+    return [value] * len(optimizer.param_groups)
+
+
+class OneCycleLR(LRScheduler):
+    """The 1cycle policy: up from max_lr / div_factor to max_lr, then annealed down to
+    initial_lr / final_div_factor (three phases optional), momentum (or beta1) cycled the
+    other way."""
+
+    PUBLIC_ATTRS = LRScheduler.PUBLIC_ATTRS | {"total_steps", "cycle_momentum", "use_beta1"}
+
+    def __init__(self, optimizer: Any, max_lr: Any, total_steps: int | None = None,
+                 epochs: int | None = None, steps_per_epoch: int | None = None,
+                 pct_start: float = 0.3, anneal_strategy: str = "cos",
+                 cycle_momentum: bool = True, base_momentum: Any = 0.85,
+                 max_momentum: Any = 0.95, div_factor: float = 25.0,
+                 final_div_factor: float = 1e4, three_phase: bool = False,
+                 last_epoch: int = -1) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if total_steps is not None:
+            if total_steps <= 0 or not isinstance(total_steps, int):
+                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+            self.total_steps = total_steps
+        elif epochs is not None and steps_per_epoch is not None:
+            if not isinstance(epochs, int) or epochs <= 0:
+                raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+            if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+                raise ValueError("Expected positive integer steps_per_epoch, but got "
+                                 f"{steps_per_epoch}")
+            self.total_steps = epochs * steps_per_epoch
+        else:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        up = float(pct_start * self.total_steps) - 1
+        phases = [(up, "initial_lr", "max_lr", "max_momentum", "base_momentum")]
+        if three_phase:
+            phases += [(float(2 * pct_start * self.total_steps) - 2, "max_lr", "initial_lr",
+                        "base_momentum", "max_momentum"),
+                       (self.total_steps - 1, "initial_lr", "min_lr", "max_momentum",
+                        "max_momentum")]
+        else:
+            phases += [(self.total_steps - 1, "max_lr", "min_lr", "base_momentum",
+                        "max_momentum")]
+        keys = ("end_step", "start_lr", "end_lr", "start_momentum", "end_momentum")
+        self._schedule_phases: list[dict[str, Any]] = [dict(zip(keys, phase, strict=True))
+                                                       for phase in phases]
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError("anneal_strategy must be one of 'cos' or 'linear', instead got "
+                             f"{anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+        max_lrs = _per_group("max_lr", optimizer, max_lr)
+        if last_epoch == -1:
+            for index, group in enumerate(optimizer.param_groups):
+                group["initial_lr"] = max_lrs[index] / div_factor
+                group["max_lr"] = max_lrs[index]
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with "
+                                 "`cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            maxima = _per_group("max_momentum", optimizer, max_momentum)
+            bases = _per_group("base_momentum", optimizer, base_momentum)
+            if last_epoch == -1:
+                for top, base, group in zip(maxima, bases, optimizer.param_groups, strict=True):
+                    if self.use_beta1:
+                        group["betas"] = (top, *group["betas"][1:])
+                    else:
+                        group["momentum"] = top
+                    group["max_momentum"] = top
+                    group["base_momentum"] = base
+        super().__init__(optimizer, last_epoch)
+
+    def _anneal(self, start: float, end: float, pct: float) -> float:
+        if self._anneal_func_type == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self) -> list[Any]:
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps "
+                             f"is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start = 0.0
+            for index, phase in enumerate(self._schedule_phases):
+                end = phase["end_step"]
+                if step <= end or index == len(self._schedule_phases) - 1:
+                    pct = (step - start) / (end - start)
+                    lr = self._anneal(group[phase["start_lr"]], group[phase["end_lr"]], pct)
+                    if self.cycle_momentum:
+                        momentum = self._anneal(group[phase["start_momentum"]],
+                                                group[phase["end_momentum"]], pct)
+                    break
+                start = phase["end_step"]
+            lrs.append(lr)
+            if self.cycle_momentum:
+                if self.use_beta1:
+                    group["betas"] = (momentum, *group["betas"][1:])
+                else:
+                    group["momentum"] = momentum
+        return lrs
 
 
 class ReduceLROnPlateau(LRScheduler):
@@ -284,13 +543,21 @@ class SchedulerNamespace:
     """`torch.optim.lr_scheduler`, reached by attribute."""
 
     PUBLIC_ATTRS = frozenset({"LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR",
-                              "LambdaLR", "CosineAnnealingLR", "ReduceLROnPlateau"})
+                              "LambdaLR", "MultiplicativeLR", "CosineAnnealingLR",
+                              "CosineAnnealingWarmRestarts", "ConstantLR", "LinearLR",
+                              "PolynomialLR", "OneCycleLR", "ReduceLROnPlateau"})
     LRScheduler = LRScheduler
     StepLR = StepLR
     MultiStepLR = MultiStepLR
     ExponentialLR = ExponentialLR
     LambdaLR = LambdaLR
+    MultiplicativeLR = MultiplicativeLR
     CosineAnnealingLR = CosineAnnealingLR
+    CosineAnnealingWarmRestarts = CosineAnnealingWarmRestarts
+    ConstantLR = ConstantLR
+    LinearLR = LinearLR
+    PolynomialLR = PolynomialLR
+    OneCycleLR = OneCycleLR
     ReduceLROnPlateau = ReduceLROnPlateau
 
     def __repr__(self) -> str:

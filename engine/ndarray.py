@@ -155,6 +155,7 @@ class NumpyInt(_NumpyScalar, int):
 
 NumpyFloat.__name__ = NumpyFloat.__qualname__ = "floating"
 NumpyInt.__name__ = NumpyInt.__qualname__ = "signedinteger"
+NumpyFloat.__module__ = NumpyInt.__module__ = "numpy"
 
 
 def _scalar_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
@@ -420,6 +421,7 @@ class NumpyArray:
 
 NumpyArray.__name__ = NumpyArray.__qualname__ = "ndarray"
 NumpyDType.__name__ = NumpyDType.__qualname__ = "dtype"
+NumpyArray.__module__ = NumpyDType.__module__ = "numpy"  # what type(x) shows: numpy.ndarray
 
 
 def _check_print(array: np.ndarray) -> None:

@@ -1,5 +1,5 @@
-"""`torch.optim`: SGD, Adam/AdamW, RMSprop and Adagrad, step for step as torch's single-tensor
-CPU implementations.
+"""`torch.optim`: SGD, Adam/AdamW, RMSprop, Adagrad, Adadelta, Adamax, NAdam and RAdam, step for
+step as torch's single-tensor CPU implementations.
 
 A step updates each parameter's array in place, outside the graph, and bumps its version
 counter once per in-place op torch runs on it (so a graph that saved the old value refuses to
@@ -416,5 +416,197 @@ class Adagrad(Optimizer):
         _write(param, param.array + (_scalar(-clr, dtype) * grad) / std)
 
 
+def _check_betas(betas: tuple[float, float]) -> None:
+    for index in (0, 1):
+        if not 0.0 <= betas[index] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {index}: {betas[index]}")
+
+
+def _step(state: dict[str, Any]) -> float:
+    """`step += 1` on the float32 step tensor, and its value as torch's `_get_value` reads it."""
+    step_count: Tensor = state["step"]
+    _write(step_count, step_count.array + np.float32(1))
+    return float(step_count.item())
+
+
+def _decayed(param: Tensor, grad: np.ndarray, group: dict[str, Any]) -> np.ndarray:
+    """The gradient with maximize and L2 weight decay (`grad.add(param, alpha=wd)`), or the
+    parameter shrunk first (`param.mul_(1 - lr * wd)`) where the decay is decoupled."""
+    dtype = param.array.dtype
+    if group["maximize"]:
+        grad = -grad
+    weight_decay = group["weight_decay"]
+    if weight_decay != 0:
+        if group.get("decoupled_weight_decay"):
+            _write(param, param.array * _scalar(1 - group["lr"] * weight_decay, dtype))
+        else:
+            grad = fmadd(param.array, _scalar(weight_decay, dtype), grad)
+    return grad
+
+
+class Adadelta(Optimizer):
+    """Adadelta: a running mean of g^2 and of the squared updates, their ratio scaling g."""
+
+    def __init__(self, params: Any, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
+                 weight_decay: float = 0, foreach: bool | None = None, *,
+                 capturable: bool = False, maximize: bool = False,
+                 differentiable: bool = False) -> None:
+        _check_non_negative(lr, "learning rate")
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        _check_non_negative(eps, "epsilon value")
+        _check_non_negative(weight_decay, "weight_decay value")
+        super().__init__(params, {
+            "lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay,
+            "maximize": maximize, "capturable": capturable, "foreach": foreach,
+            "differentiable": differentiable})
+
+    def update(self, param: Tensor, grad: np.ndarray, group: dict[str, Any]) -> None:
+        dtype = param.array.dtype
+        state = self.state[param]
+        if not state:
+            state.update(_new_state(param, ["square_avg", "acc_delta"]))
+        _step(state)
+        grad = _decayed(param, grad, group)
+        rho, eps = _scalar(group["rho"], dtype), _scalar(group["eps"], dtype)
+        rest = _scalar(1 - group["rho"], dtype)
+        square_avg: Tensor = state["square_avg"]
+        acc_delta: Tensor = state["acc_delta"]
+        _write(square_avg, fmadd(rest * grad, grad, square_avg.array * rho))
+        std = _sqrt(square_avg.array + eps)
+        delta = _sqrt(acc_delta.array + eps) / std * grad
+        _write(acc_delta, fmadd(rest * delta, delta, acc_delta.array * rho))
+        _write(param, fmadd(delta, _scalar(-group["lr"], dtype), param.array))
+
+
+class Adamax(Optimizer):
+    """Adamax: Adam's first moment over an infinity-norm running maximum of |g|."""
+
+    def __init__(self, params: Any, lr: float = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, foreach: bool | None = None, *,
+                 maximize: bool = False, differentiable: bool = False,
+                 capturable: bool = False) -> None:
+        _check_non_negative(lr, "learning rate")
+        _check_non_negative(eps, "epsilon value")
+        _check_betas(betas)
+        _check_non_negative(weight_decay, "weight_decay value")
+        super().__init__(params, {
+            "lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+            "foreach": foreach, "maximize": maximize, "differentiable": differentiable,
+            "capturable": capturable})
+
+    def update(self, param: Tensor, grad: np.ndarray, group: dict[str, Any]) -> None:
+        dtype = param.array.dtype
+        state = self.state[param]
+        if not state:
+            state.update(_new_state(param, ["exp_avg", "exp_inf"]))
+        step = _step(state)
+        grad = _decayed(param, grad, group)
+        beta1, beta2 = group["betas"]
+        exp_avg: Tensor = state["exp_avg"]
+        exp_inf: Tensor = state["exp_inf"]
+        _write(exp_avg, _lerp(exp_avg.array, grad, 1 - beta1))
+        _write(exp_inf, np.maximum(exp_inf.array * _scalar(beta2, dtype),
+                                   np.abs(grad) + _scalar(group["eps"], dtype)))
+        clr = group["lr"] / (1 - beta1 ** step)
+        _write(param, param.array + (_scalar(-clr, dtype) * exp_avg.array) / exp_inf.array)
+
+
+class NAdam(Optimizer):
+    """NAdam: Adam with Nesterov momentum, its momentum schedule kept as a float32 product."""
+
+    def __init__(self, params: Any, lr: float = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3,
+                 decoupled_weight_decay: bool = False, *, foreach: bool | None = None,
+                 maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None:
+        _check_non_negative(lr, "learning rate")
+        _check_non_negative(eps, "epsilon value")
+        _check_betas(betas)
+        _check_non_negative(weight_decay, "weight_decay value")
+        _check_non_negative(momentum_decay, "momentum_decay value")
+        super().__init__(params, {
+            "lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+            "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
+            "maximize": maximize, "foreach": foreach, "capturable": capturable,
+            "differentiable": differentiable})
+
+    def update(self, param: Tensor, grad: np.ndarray, group: dict[str, Any]) -> None:
+        dtype = param.array.dtype
+        state = self.state[param]
+        if not state:
+            made = _new_state(param, ["exp_avg", "exp_avg_sq"])
+            state.update({"step": made.pop("step"),
+                          "mu_product": Tensor._wrap(np.ones((), dtype=np.float32)), **made})
+        step = _step(state)
+        lr, (beta1, beta2), decay = group["lr"], group["betas"], group["momentum_decay"]
+        bias_correction2 = 1 - beta2 ** step
+        grad = _decayed(param, grad, group)
+        mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * decay)))
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * decay)))
+        mu_product: Tensor = state["mu_product"]
+        _write(mu_product, mu_product.array * np.float32(mu))
+        exp_avg: Tensor = state["exp_avg"]
+        exp_avg_sq: Tensor = state["exp_avg_sq"]
+        _write(exp_avg, _lerp(exp_avg.array, grad, 1 - beta1))
+        _write(exp_avg_sq, fmadd(_scalar(1 - beta2, dtype) * grad, grad,
+                                 exp_avg_sq.array * _scalar(beta2, dtype)))
+        denom = _sqrt(exp_avg_sq.array / _scalar(bias_correction2, dtype))
+        denom = denom + _scalar(group["eps"], dtype)
+        product = float(mu_product.item())
+        product_next = product * mu_next
+        value = -lr * (1.0 - mu) / (1.0 - product)
+        _write(param, param.array + (_scalar(value, dtype) * grad) / denom)
+        value = (-lr * mu_next) / (1.0 - product_next)
+        _write(param, param.array + (_scalar(value, dtype) * exp_avg.array) / denom)
+
+
+class RAdam(Optimizer):
+    """RAdam: Adam whose adaptive step is rectified (plain momentum while the variance of the
+    adaptive rate is not yet tractable, rho_t <= 5)."""
+
+    def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0,
+                 decoupled_weight_decay: bool = False, *, foreach: bool | None = None,
+                 maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None:
+        _check_non_negative(lr, "learning rate")
+        _check_non_negative(eps, "epsilon value")
+        _check_betas(betas)
+        _check_non_negative(weight_decay, "weight_decay value")
+        super().__init__(params, {
+            "lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+            "maximize": maximize, "foreach": foreach, "capturable": capturable,
+            "decoupled_weight_decay": decoupled_weight_decay, "differentiable": differentiable})
+
+    def update(self, param: Tensor, grad: np.ndarray, group: dict[str, Any]) -> None:
+        dtype = param.array.dtype
+        state = self.state[param]
+        if not state:
+            state.update(_new_state(param, ["exp_avg", "exp_avg_sq"]))
+        step = _step(state)
+        grad = _decayed(param, grad, group)
+        lr, (beta1, beta2) = group["lr"], group["betas"]
+        exp_avg: Tensor = state["exp_avg"]
+        exp_avg_sq: Tensor = state["exp_avg_sq"]
+        _write(exp_avg, _lerp(exp_avg.array, grad, 1 - beta1))
+        _write(exp_avg_sq, fmadd(_scalar(1 - beta2, dtype) * grad, grad,
+                                 exp_avg_sq.array * _scalar(beta2, dtype)))
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        update = exp_avg.array / _scalar(bias_correction1, dtype) * _scalar(lr, dtype)
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+        if rho_t > 5.0:
+            root = _sqrt(exp_avg_sq.array) + _scalar(group["eps"], dtype)
+            # python float / tensor is torch's reciprocal() * float
+            adaptive = (np.ones((), dtype=dtype) / root) * _scalar(bias_correction2 ** 0.5, dtype)
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                    / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            update = update * adaptive * _scalar(rect, dtype)
+        _write(param, param.array - update)
+
+
 OPTIM: dict[str, Any] = {"Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "AdamW": AdamW,
-                         "RMSprop": RMSprop, "Adagrad": Adagrad}
+                         "RMSprop": RMSprop, "Adagrad": Adagrad, "Adadelta": Adadelta,
+                         "Adamax": Adamax, "NAdam": NAdam, "RAdam": RAdam}

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget
+from engine import budget, dtypes
 
 __all__ = [
     "PrintOptions",
@@ -49,8 +49,9 @@ _PROFILES: dict[str, tuple[int, float, int, int]] = {
     "full": (4, math.inf, 3, 80),
 }
 
-# Dtypes whose repr carries no ``dtype=`` suffix when the tensor has elements.
-_UNMARKED_DTYPES = frozenset({"float32", "int64", "bool"})
+# Dtypes whose repr carries no ``dtype=`` suffix when the tensor has elements (with the
+# default float dtype, torch.get_default_dtype()).
+_UNMARKED_DTYPES = frozenset({"int64", "bool"})
 
 ElementFormatter = Callable[[Any], str]
 
@@ -104,14 +105,15 @@ def tensor_repr(
     if array.size == 0:
         if array.ndim != 1:
             suffixes.append(f"size={tuple(array.shape)}")
-        # No element shows whether an empty tensor is an integer one, so only float32 is implied.
-        if dtype_name != "float32":
+        # No element shows whether an empty tensor is an integer one, so only the default
+        # float dtype is implied.
+        if dtype_name != dtypes.default_float().name:
             suffixes.append(f"dtype=torch.{dtype_name}")
         body = "[]"
     else:
         if not PRINT_OPTIONS.edgeitems:
             suffixes.append(f"size={tuple(array.shape)}")
-        if dtype_name not in _UNMARKED_DTYPES:
+        if dtype_name not in _UNMARKED_DTYPES and dtype_name != dtypes.default_float().name:
             suffixes.append(f"dtype=torch.{dtype_name}")
         body = _tensor_body(array, indent)
     if grad_fn_name is not None:

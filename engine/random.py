@@ -13,6 +13,7 @@ import numpy as np
 
 from engine import budget, dtypes, grad_mode, sampling
 from engine import device as devices
+from engine.creation import keyword_size
 from engine.generator import DEFAULT_SEED, Generator, default_generator, pick
 from engine.registry import public
 from engine.tensor import Tensor
@@ -122,7 +123,7 @@ def rand(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = None
          requires_grad: bool = False, device: Any = None, **_layout: Any) -> Tensor:
     """`torch.rand(2, 3)`, `torch.rand((2, 3))` or `torch.rand(size=(2, 3))`."""
     _layout_only("rand", _layout, *sizes)
-    return _filled(sampling.uniform, "check_uniform_bounds", sizes or _keyword_size(size),
+    return _filled(sampling.uniform, "check_uniform_bounds", sizes or keyword_size(size),
                    generator, dtype, requires_grad, device)
 
 
@@ -130,12 +131,8 @@ def randn(*sizes: Any, size: Any = None, generator: Any = None, dtype: Any = Non
           requires_grad: bool = False, device: Any = None, **_layout: Any) -> Tensor:
     """`torch.randn(2, 3)`, `torch.randn((2, 3))` or `torch.randn(size=(2, 3))`."""
     _layout_only("randn", _layout, *sizes)
-    return _filled(sampling.normal, "normal_kernel_cpu", sizes or _keyword_size(size),
+    return _filled(sampling.normal, "normal_kernel_cpu", sizes or keyword_size(size),
                    generator, dtype, requires_grad, device)
-
-
-def _keyword_size(size: Any) -> tuple[Any, ...]:
-    return () if size is None else (size,)
 
 
 def _filled(kernel: Callable[..., np.ndarray], kernel_name: str, size: tuple[Any, ...],

@@ -86,11 +86,11 @@ class Tensor(TensorOperators):
         if len(args) == 1 and isinstance(args[0], Size):  # torch.Tensor(x.size()): a shape
             args = tuple(args[0])
         if len(args) == 1 and not isinstance(args[0], int):
-            array = array_from_data(args[0], dtypes.float32)
+            array = array_from_data(args[0], dtypes.default_float())
         else:
             shape = tuple(args)
             budget.check_shape(shape, 4)
-            array = np.zeros(shape, dtype=np.float32)
+            array = np.zeros(shape, dtype=dtypes.default_float().np)
         self._init(array)
         if requires_grad:
             self.requires_grad_(True)

@@ -50,6 +50,12 @@ from engine.tensor import Tensor
 Shapes = Callable[[Any], list[tuple[int, ...]]]
 
 
+def _combined(outputs: tuple[Tensor, Tensor]) -> Tensor:
+    """Both outputs of a two-output op in one tensor (each weighted so neither hides)."""
+    first, second = outputs
+    return first * 3 + second
+
+
 @dataclass
 class Check:
     op: type[Function]
@@ -196,9 +202,19 @@ CHECKS: list[Check] = [
     C(statistics.Var, lambda a: F.var(a, dim=-1), fixed((3, 4))),
     C(statistics.Var, lambda a: F.var(a, unbiased=False), fixed((2, 3)), name="var_all"),
     C(statistics.Std, lambda a: F.std(a, dim=0, keepdim=True), fixed((4, 2)), distinct=True),
+    C(reduce.Nansum, lambda a: F.nansum(a, 0), one(1)),
+    C(reduce.Cdist, lambda a, b: F.cdist(a, b + 5.0), fixed((3, 2), (4, 2)), second_order=False),
+    C(reduce.Cdist, lambda a, b: F.cdist(a, b + 5.0, p=1.5), fixed((2, 3), (2, 3)),
+      second_order=False, name="cdist_p"),
     C(statistics.Logsumexp, lambda a: F.logsumexp(a, dim=-1), one(1)),
     C(statistics.Cumsum, lambda a: F.cumsum(a, 0), one(1)),
     C(shape.Flip, lambda a: F.flip(a, 0), one(1)),
+    C(matrix.Rot90, lambda a: F.rot90(a, 1, (0, 1)) * 2, one(2, 3)),
+    C(matrix.Rot90, lambda a: F.rot90(a, 3, (1, 0)), one(2, 3), name="rot90_back"),
+    C(shape.Unfold, lambda a: a.unfold(1, 2, 1) * a.unfold(1, 2, 1), fixed((2, 4))),
+    C(shape.Unfold, lambda a: a.unfold(0, 2, 3), fixed((5, 2)), name="unfold_step"),
+    C(shape.UnfoldGrad, lambda g: shape.UnfoldGrad.apply(
+        g, dim=1, size=2, step=1, input_shape=(2, 4)) ** 2, fixed((2, 3, 2))),
     C(shape.Flip, lambda a: a.flip(-1, 0) * a, one(2), name="flip_dims"),
     C(selection.MaskedFillTensor, lambda a, v: F.masked_fill(a, a > 0, v.sum()) * a,
       fixed((2, 3), (2,)), avoid=(0.0,)),
@@ -333,6 +349,12 @@ CHECKS: list[Check] = [
     C(index.PutFlat, lambda a, v: index.put_flat(a, np.array([2, 0]), v), fixed((2, 2), (2,))),
     # activations (engine/ops/activation.py) and their derivative ops
     C(activation.AddScalar, lambda a: activation.AddScalar.apply(a, scalar=1.5) * a, one()),
+    C(activation.SubScalar, lambda a: activation.SubScalar.apply(a, scalar=1.5) * a, one()),
+    C(loss.SoftMarginLoss, lambda a: loss.SoftMarginLoss.apply(
+        a, Tensor._wrap(np.sign(np.arange(a.numel()).reshape(a.shape_tuple) % 2 - 0.5)),
+        reduction="mean"), one()),
+    C(reduce.Norm, lambda a: reduce.Norm.apply(a, ord=2.0, dims=(a.ndim - 1,), keepdim=False),
+      one(1), avoid=(0.0,)),
     C(activation.Gelu, lambda a: nn_functional.gelu(a), one()),
     C(activation.Gelu, lambda a: nn_functional.gelu(a, approximate="tanh"), one(),
       name="gelu_tanh"),
@@ -359,6 +381,23 @@ CHECKS: list[Check] = [
     C(activation.LogSigmoid, lambda a: nn_functional.logsigmoid(a), one()),
     C(activation.LogSigmoidBackward, lambda g, x: activation.LogSigmoidBackward.apply(g, x),
       same(2)),
+    C(activation.Hardswish, lambda a: nn_functional.hardswish(a), one(), low=-4.0, high=4.0,
+      avoid=(-3.0, 3.0)),
+    C(activation.HardswishBackward, lambda g, x: activation.HardswishBackward.apply(g, x),
+      same(2), low=-4.0, high=4.0, avoid=(-3.0, 3.0)),
+    C(activation.Hardsigmoid, lambda a: nn_functional.hardsigmoid(a), one(), low=-4.0,
+      high=4.0, avoid=(-3.0, 3.0)),
+    C(activation.HardsigmoidBackward, lambda g, x: activation.HardsigmoidBackward.apply(g, x),
+      same(2), low=-4.0, high=4.0, avoid=(-3.0, 3.0)),
+    C(activation.Shrink, lambda a: nn_functional.softshrink(a, 0.5), one(),
+      avoid=(-0.5, 0.5)),
+    C(activation.Shrink, lambda a: nn_functional.hardshrink(a, 0.5) * a, one(),
+      avoid=(-0.5, 0.5), name="hardshrink"),
+    C(activation.ShrinkBackward, lambda g, x: activation.ShrinkBackward.apply(
+        g, x, lambd=0.5, soft=True), same(2), avoid=(-0.5, 0.5)),
+    C(activation.Mish, lambda a: nn_functional.mish(a), one()),
+    C(activation.PreluKernel, lambda a, w: nn_functional.prelu(a, w) * a,
+      fixed((2, 3), (3,)), avoid=(0.0,)),
     C(activation.ConstantPad, lambda a: nn_functional.pad(a, (1, 2, 0, 1)) * 2, one(2, 3)),
     C(activation.ConstantPad, lambda a: nn_functional.pad(a, (-1, 1)),
       lambda draw: [(draw(st.integers(2, 3)),)], name="pad_crop"),
@@ -377,7 +416,6 @@ CHECKS: list[Check] = [
     C(pointwise.Asinh, lambda a: a.asinh(), one()),
     C(pointwise.Acosh, lambda a: a.acosh(), one(), low=1.2, high=3.0),
     C(pointwise.Atanh, lambda a: a.atanh(), one(), low=-0.8, high=0.8),
-    C(activation.Mish, lambda a: nn_functional.mish(a), one()),
     C(pointwise.Exp2, lambda a: a.exp2(), one()),
     C(pointwise.Log2, lambda a: a.log2(), one(), low=0.3, high=3.0),
     C(pointwise.Log10, lambda a: a.log10(), one(), low=0.3, high=3.0),
@@ -387,6 +425,10 @@ CHECKS: list[Check] = [
     C(pointwise.Lerp, lambda a, b: F.lerp(a, b, 0.3), pair),
     C(pointwise.Lerp, lambda a, b: F.lerp(a, b, 0.8), pair, name="lerp_far"),
     C(pointwise.LerpTensor, lambda a, b, w: F.lerp(a, b, w), same(3)),
+    C(decompositions.LinalgSolveEx, lambda a, b: F.solve(a + Tensor._wrap(np.eye(3) * 4), b),
+      fixed((3, 3), (3,))),
+    C(decompositions.LinalgSolveEx, lambda a, b: F.solve(a + Tensor._wrap(np.eye(3) * 4), b),
+      fixed((3, 3), (3, 2)), name="solve_matrix"),
     # matrix-shaped ops (engine/ops/matrix.py), and a few others
     C(matrix.Tril, lambda a: a.tril(), one(2, 3)),
     C(matrix.Triu, lambda a: a.triu(1), one(2, 3)),
@@ -455,11 +497,13 @@ CHECKS: list[Check] = [
     C(pointwise.Deg2Rad, F.deg2rad, one()),
     C(pointwise.Rad2Deg, F.rad2deg, one()),
     C(pointwise.NanToNum, lambda a: F.nan_to_num(a * a), one()),
-    C(reduce.Dist, F.dist, same(2), distinct=True),
-    C(reduce.Dist, lambda a, b: F.dist(a, b, 3), same(2, 1), distinct=True, name="dist_p3"),
     C(statistics.VarMean, lambda a: F.add(*F.var_mean(a, dim=-1)), fixed((3, 4))),
     C(statistics.StdMean, lambda a: F.mul(*F.std_mean(a, dim=0)), fixed((4, 2)),
       distinct=True),
+    C(statistics.StdMean, lambda a: _combined(F.std_mean(a, dim=0, keepdim=True)),
+      fixed((4, 2)), distinct=True, name="std_mean_keepdim"),
+    C(reduce.Dist, F.dist, same(2), distinct=True),
+    C(reduce.Dist, lambda a, b: F.dist(a, b, 3), same(2, 1), distinct=True, name="dist_p3"),
     C(shape.UnsqueezeInplace, lambda a: (a * 1).unsqueeze_(0) ** 2, one()),
     C(shape.SqueezeInplace, lambda a: (a.unsqueeze(0) * 1).squeeze_() ** 2, one()),
     C(shape.SqueezeInplaceDims, lambda a: (a.unsqueeze(0) * 1).squeeze_((0,)) ** 2, one()),
@@ -600,3 +644,21 @@ def test_every_op_has_a_check() -> None:
                       and not getattr(op, "no_derivative", False)}
     missing = sorted(op.__name__ for op in differentiable - {c.op for c in CHECKS})
     assert not missing, f"ops without a finite-difference check: {missing}"
+
+
+@pytest.mark.parametrize("dim", [None, 0])
+def test_unique_is_recorded_but_has_no_derivative(dim: Any) -> None:
+    a = Tensor._wrap(np.array([[2.0, 1.0], [2.0, 1.0]])).requires_grad_()
+    values = F.unique(a, dim=dim)
+    kernel = "_unique2" if dim is None else "unique_dim"
+    assert values.grad_fn.name() == ("Unique2Backward0" if dim is None else "UniqueDimBackward0")
+    with pytest.raises(NotImplementedError, match=f"the derivative for '{kernel}' is not"):
+        values.sum().backward()
+
+
+def test_heaviside_is_recorded_but_has_no_derivative() -> None:
+    x = Tensor._wrap(np.array([-1.0, 0.0, 2.0])).requires_grad_()
+    step = F.heaviside(x, Tensor._wrap(np.array(0.5)))
+    assert step.grad_fn.name() == "NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::heaviside is not implemented"):
+        step.sum().backward()

@@ -3,6 +3,7 @@ scatter, scatter_add, index_add, take, masked_select, nonzero/argwhere."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -130,11 +131,46 @@ def unique(a: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa
               else selection.UniqueDim.apply(a, dim=d))
     if not (return_inverse or return_counts):
         return values
-    _, inverse, counts = np.unique(a.array, return_inverse=True, return_counts=True, axis=d)
+    _, inverse, counts = np.unique(a.array, return_inverse=True, return_counts=True, axis=d,
+                                   equal_nan=False)
     inverse = inverse.reshape(a.shape_tuple if d is None else (a.shape_tuple[d],))
     extra = ([Tensor._wrap(inverse.astype(np.int64))] if return_inverse else []) + (
         [Tensor._wrap(counts.astype(np.int64))] if return_counts else [])
     return (values, *extra)
+
+
+@public(method=True)
+def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """The count (or summed weight) of each value 0..max of a 1-D non-negative int tensor."""
+    values = a.array
+    if values.ndim != 1 or values.dtype.kind not in "iu" or (values.size and values.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    length = builtins.max(int(values.max()) + 1 if values.size else 0, minlength)
+    budget.check_shape((length,), 8)
+    if weights is None:
+        return Tensor._wrap(np.bincount(values, minlength=length).astype(np.int64))
+    kind = np.float32 if weights.array.dtype == np.float32 else np.float64
+    counts = np.bincount(values, weights=weights.array.astype(np.float64), minlength=length)
+    return Tensor._wrap(counts.astype(kind))
+
+
+@public(method=True, torch=False)
+def fill_diagonal_(a: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
+    """torch's: the main diagonal, seen as a strided view of the flat tensor, filled in place
+    (for a tall matrix with `wrap`, the diagonal starts again below each square block)."""
+    if a.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    shape = a.shape_tuple
+    if a.ndim > 2 and len(set(shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    step = builtins.sum(int(np.prod(shape[i + 1:])) for i in range(a.ndim))
+    count = builtins.min(shape)
+    end = a.numel() if wrap and a.ndim == 2 and shape[0] > shape[1] else count * step
+    flat = shape_ops.view(a, -1)
+    slice_along(flat, 0, slice(0, end, step)).fill_(fill_value)
+    return a
 
 
 # --- indexing ------------------------------------------------------------------------------------

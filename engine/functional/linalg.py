@@ -10,12 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget
+from engine import budget, creation
 from engine.functional.arith import mul
 from engine.functional.reduce import norm
 from engine.operands import broadcast_error, expect_tensor
 from engine.ops import decompositions, matrix
 from engine.ops import linalg as products
+from engine.ops import reduce as reduce_ops
 from engine.ops import shape as shape_ops
 from engine.ops.shape import (
     UnsafeView,
@@ -89,6 +90,40 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
         raise RuntimeError("batch1 must be a 3D tensor" if a.ndim != 3 else
                            "batch2 must be a 3D tensor")
     return products.Bmm.apply(a, b)
+
+
+@public(method=True)
+def matrix_power(a: Tensor, n: int) -> Tensor:
+    """torch.linalg.matrix_power's products: a @ a, (a @ a) @ a, then n's binary decomposition
+    (squares of a, each multiplied into the result where n has a 1 bit), as ATen orders them."""
+    a = expect_tensor(a, "matrix_power")
+    if a.ndim < 2:
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
+                           "dimensions.")
+    rows, columns = a.shape_tuple[-2:]
+    if rows != columns:
+        raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they "
+                           f"are {rows} by {columns} matrices")
+    if n < 0:
+        raise NotImplementedError("torch.matrix_power with a negative power (an inverse) is not "
+                                  "supported by agraph")
+    if n == 0:
+        identity = np.broadcast_to(np.eye(rows, dtype=a.array.dtype), a.shape_tuple)
+        return shape_ops.clone(a).copy_(Tensor._wrap(identity.copy()))
+    if n == 1:
+        return shape_ops.clone(a)
+    if n <= 3:
+        square = matmul(a, a)
+        return square if n == 2 else matmul(square, a)
+    power: Tensor | None = None
+    result: Tensor | None = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        power = a if power is None else matmul(power, power)
+        if bit:
+            result = power if result is None else matmul(result, power)
+    assert result is not None
+    return result
 
 
 @public
@@ -258,6 +293,44 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     return matrix.Einsum.apply(*expanded, inputs=tuple(terms), output=output, name=name)
 
 
+@public(torch=False)
+def solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
+    """linalg.solve: X with A X = B."""
+    if not left:
+        raise NotImplementedError("linalg.solve with left=False is not supported by agraph")
+    a, b = expect_tensor(a, "linalg.solve"), expect_tensor(b, "linalg.solve")
+    if not a.dtype.is_floating_point:
+        raise RuntimeError("linalg.solve: Expected a floating point or complex tensor as input. "
+                           f"Got {a.dtype.legacy_name.removesuffix('Tensor')}")
+    return decompositions.LinalgSolveEx.apply(a, b)
+
+
+@public
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
+          compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """Row-to-row distances; for p=2 with more than 25 rows (or compute_mode
+    'use_mm_for_euclid_dist'), torch's matrix-product form, as _euclidean_dist composes it."""
+    if x1.ndim < 2 or x2.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
+    if x1.shape_tuple[-1] != x2.shape_tuple[-1]:
+        raise RuntimeError("X1 and X2 must have the same number of columns. X1: "
+                           f"{x1.shape_tuple[-1]} X2: {x2.shape_tuple[-1]}")
+    if p < 0:
+        raise RuntimeError(f"cdist only supports non-negative p values, got {p}")
+    rows = max(x1.shape_tuple[-2], x2.shape_tuple[-2])
+    euclid = p == 2 and x1.ndim == 2 and x2.ndim == 2 and (
+        compute_mode == "use_mm_for_euclid_dist"
+        or (compute_mode == "use_mm_for_euclid_dist_if_necessary" and rows > 25))
+    if not euclid:
+        return reduce_ops.Cdist.apply(x1, x2, p=float(p))
+    x1_norm = x1.pow(2).sum(-1, keepdim=True)
+    x2_norm = x2.pow(2).sum(-1, keepdim=True)
+    x1_ = shape_ops.cat([x1.mul(-2), x1_norm, creation.ones_like(x1_norm)], -1)
+    x2_ = shape_ops.cat([x2, creation.ones_like(x2_norm), x2_norm], -1)
+    result = matmul(x1_, shape_ops.transpose(x2_, -2, -1)).clamp_min(0).sqrt()
+    return shape_ops.view(result, *result.shape_tuple)
+
+
 # --- torch.linalg --------------------------------------------------------------------------------
 
 @public(torch=False)
@@ -372,13 +445,17 @@ def inverse(a: Any) -> Tensor:
 class LinalgNamespace:
     """`torch.linalg`: the functions agraph has, reached by attribute."""
 
-    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "cross", "svd", "svdvals", "det", "inv"})
+    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "cross", "svd", "svdvals", "det", "inv",
+                              "matrix_power", "solve", "LinAlgError"})
     norm = staticmethod(linalg_norm)
     vector_norm = staticmethod(vector_norm)
     svd = staticmethod(linalg_svd)
     svdvals = staticmethod(svdvals)
     det = staticmethod(det)
     inv = staticmethod(inverse)
+    matrix_power = staticmethod(matrix_power)
+    solve = staticmethod(solve)
+    LinAlgError = decompositions.LinAlgError
 
     @staticmethod
     def cross(a: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:

@@ -80,6 +80,12 @@ def lerp(a: Tensor, end: Tensor, weight: Any) -> Tensor:
     return pointwise.Lerp.apply(a, end, weight=weight)
 
 
+@public(method=True)
+def heaviside(a: Tensor, values: Tensor) -> Tensor:
+    return pointwise.Heaviside.apply(expect_tensor(a, "heaviside"),
+                                     expect_tensor(values, "heaviside"))
+
+
 def _unary(name: str, op: Any) -> Callable[[Tensor], Tensor]:
     """`torch.NAME(t)`: the op of one tensor, after PyTorch's check that t is a Tensor."""
 

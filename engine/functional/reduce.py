@@ -244,6 +244,26 @@ def std_mean(a: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = F
 
 
 @public(method=True)
+def nansum(a: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    if dtype is not None:
+        a = a.to(dtype)
+    dims = None if dim is None else reduced_dims(dim, a.ndim)
+    return reduce.Nansum.apply(a, dims=dims, keepdim=keepdim)
+
+
+@public(method=True)
+def nanmean(a: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """torch's: nansum / the count of numbers."""
+    if not a.dtype.is_floating_point:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {a.dtype.legacy_name.removesuffix('Tensor')}")
+    dims = None if dim is None else reduced_dims(dim, a.ndim)
+    counted = Tensor._wrap(np.asarray(np.sum(~np.isnan(a.array), axis=dims, keepdims=keepdim),
+                                      dtype=np.int64))
+    return div(nansum(a, dim, keepdim, dtype=dtype), counted)
+
+
+@public(method=True)
 def logsumexp(a: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     dims = tuple(range(a.ndim)) if isinstance(dim, (tuple, list)) and not dim else reduced_dims(
         dim, a.ndim)

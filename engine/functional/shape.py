@@ -1,6 +1,7 @@
 """Reshaping and joining beyond engine/ops/shape.py's views: roll, tile, repeat_interleave,
 narrow, movedim/swapaxes, hstack/vstack/column_stack, broadcast_to, meshgrid, ravel, unflatten,
-and the views in place (unsqueeze_, squeeze_, t_, transpose_)."""
+the views in place (unsqueeze_, squeeze_, t_, transpose_), fliplr/flipud, rot90,
+tensor_split/hsplit/vsplit."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from engine import budget
 from engine.operands import expect_tensor
+from engine.ops import matrix
 from engine.ops import shape as shape_ops
 from engine.ops.index import slice_along
 from engine.registry import public
@@ -243,3 +245,78 @@ def t_(tensor: Tensor) -> Tensor:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
                            f"{tensor.ndim}D")
     return _restride(tensor, shape_ops.TInplace, dims=tuple(reversed(range(tensor.ndim))))
+
+
+@public(method=True)
+def fliplr(a: Tensor) -> Tensor:
+    if a.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return shape_ops.flip(a, 1)
+
+
+@public(method=True)
+def flipud(a: Tensor) -> Tensor:
+    if a.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return shape_ops.flip(a, 0)
+
+
+@public(method=True)
+def rot90(a: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if a.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {a.ndim}")
+    first, second = normalize_dim(dims[0], a.ndim), normalize_dim(dims[1], a.ndim)
+    if first == second:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {first} and "
+                           f"dim1 = {second}")
+    return matrix.Rot90.apply(a, k=k % 4, dims=(first, second))
+
+
+@public(method=True)
+def tensor_split(a: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Views (SliceBackward0) between the given indices, or `n` nearly equal sections (the
+    first size % n one longer)."""
+    d = normalize_dim(dim, a.ndim)
+    size = a.shape_tuple[d]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        base, extra = divmod(size, sections)
+        bounds, start = [], 0
+        for index in range(sections):
+            start += base + (1 if index < extra else 0)
+            bounds.append(start)
+        bounds = bounds[:-1]
+    else:
+        bounds = [int(i) for i in indices_or_sections]
+    edges = [0, *bounds, size]
+    return tuple(slice_along(a, d, slice(builtins.min(max(start, 0), size),
+                                         builtins.min(max(stop, start, 0), size)))
+                 for start, stop in zip(edges, edges[1:], strict=False))
+
+
+def _even_split(a: Tensor, sections: Any, dim: int, name: str) -> tuple[Tensor, ...]:
+    if isinstance(sections, int) and sections != 0 and a.shape_tuple[dim] % sections:
+        raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size "
+                           f"of the dimension {a.shape_tuple[dim]} is not divisible by the "
+                           f"split_size {sections}!")
+    return tensor_split(a, sections, dim)
+
+
+@public(method=True)
+def hsplit(a: Tensor, sections: Any) -> tuple[Tensor, ...]:
+    if a.ndim < 1:
+        raise RuntimeError("torch.hsplit requires a tensor with at least 1 dimension, but got a "
+                           "tensor with 0 dimensions!")
+    return _even_split(a, sections, 1 if a.ndim > 1 else 0, "hsplit")
+
+
+@public(method=True)
+def vsplit(a: Tensor, sections: Any) -> tuple[Tensor, ...]:
+    if a.ndim < 2:
+        raise RuntimeError("torch.vsplit requires a tensor with at least 2 dimension, but got a "
+                           f"tensor with {a.ndim} dimensions!")
+    return _even_split(a, sections, 0, "vsplit")

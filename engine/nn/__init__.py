@@ -1,5 +1,6 @@
 """`torch.nn`, one module per family: module.py (nn.Module), layers.py, activation.py, loss.py,
-container.py, functional.py (nn.functional), init.py (nn.init) and utils.py (nn.utils).
+margin_loss.py, container.py, functional.py (nn.functional), init.py (nn.init) and utils.py
+(nn.utils).
 
 `NN` and `FUNCTIONAL` are what a program reaches as `torch.nn` and `torch.nn.functional`:
 every public Module class and function of the families, gathered here.
@@ -20,6 +21,7 @@ from engine.nn import (
     init,
     layers,
     loss,
+    margin_loss,
     normalization,
     pooling,
     recurrent,
@@ -43,11 +45,11 @@ def _classes(module: ModuleType) -> dict[str, Any]:
 
 NN: dict[str, Any] = {"Module": Module, "Parameter": Parameter, "init": init.init}
 for _family in (layers, convolution, pooling, normalization, recurrent, activation, loss,
-                container):
+                margin_loss, container):
     NN.update(_classes(_family))
 
 FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
                               "embedding": embedding, "batch_norm": batch_norm,
                               "cosine_similarity": F.cosine_similarity}
-for _family in (functional, loss, convolution_functions):
+for _family in (functional, loss, margin_loss, convolution_functions):
     FUNCTIONAL.update(_defined(_family, FunctionType))

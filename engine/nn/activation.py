@@ -5,27 +5,33 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import creation
 from engine import functional as F
 from engine.nn.functional import (
     celu,
     elu,
     gelu,
+    hardshrink,
+    hardsigmoid,
+    hardswish,
     hardtanh,
     leaky_relu,
     log_softmax,
     logsigmoid,
     mish,
+    prelu,
     relu,
     selu,
     silu,
     softmax,
     softmin,
     softplus,
+    softshrink,
     softsign,
     tanhshrink,
 )
 from engine.nn.module import Module
-from engine.tensor import Tensor
+from engine.tensor import Parameter, Tensor
 
 
 class ReLU(Module):
@@ -195,3 +201,47 @@ class Softsign(_Plain):
 
 class Tanhshrink(_Plain):
     function = staticmethod(tanhshrink)
+
+
+class Hardswish(SELU):
+    function = staticmethod(hardswish)
+
+
+class Hardsigmoid(SELU):
+    function = staticmethod(hardsigmoid)
+
+
+class Softshrink(_Activation):
+    function = staticmethod(softshrink)
+    arguments = ("lambd",)
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def extra_repr(self) -> str:
+        return str(self.lambd)
+
+
+class Hardshrink(Softshrink):
+    function = staticmethod(hardshrink)
+
+
+class PReLU(Module):
+    """A learnable slope for x < 0: one (default) or one per channel, initialised to `init`."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "num_parameters", "init"}
+    SETTABLE_ATTRS = frozenset({"weight"})
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(creation.full((num_parameters,), init, dtype=dtype))
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"

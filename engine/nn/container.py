@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.nn.module import Module, typename
+from engine.nn.module import Module, indent, typename
 from engine.tensor import Parameter, Tensor
 
 
@@ -87,6 +87,22 @@ class ModuleList(_Children):
         self._modules.clear()
         for position, item in enumerate(items):
             self.add_module(str(position), item)
+
+    def __repr__(self) -> str:
+        """torch's: runs of modules that print alike shown once, as `(0-2): 3 x Linear(...)`."""
+        reprs = [repr(item) for item in self._modules.values()]
+        if not reprs:
+            return type(self).__name__ + "()"
+        runs: list[list[Any]] = []  # [first index, last index, text]
+        for position, text in enumerate(reprs):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = position
+            else:
+                runs.append([position, position, text])
+        lines = [indent(f"({first}): {text}" if first == last
+                        else f"({first}-{last}): {last - first + 1} x {text}", 2)
+                 for first, last, text in runs]
+        return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class _Keyed(Module):

@@ -61,7 +61,7 @@ class _ConvNd(Module):
         self.in_channels, self.out_channels = in_channels, out_channels
         self.groups, self.padding_mode = groups, padding_mode
         self.output_padding = ntuple(output_padding, count)
-        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
         shape = ((in_channels, out_channels // groups) if self.transposed
                  else (out_channels, in_channels // groups)) + self.kernel_size
         budget.check_shape(shape, np_dtype.itemsize)

@@ -129,9 +129,55 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     return _maybe_inplace(input, result, inplace)
 
 
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    result = activation.Hardswish.apply(expect_tensor(input, "hardswish"))
+    return _maybe_inplace(input, result, inplace)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    result = activation.Hardsigmoid.apply(expect_tensor(input, "hardsigmoid"))
+    return _maybe_inplace(input, result, inplace)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    input = expect_tensor(input, "softshrink")
+    if lambd < 0:
+        finfo = np.finfo(input.array.dtype)
+        raise RuntimeError(f"lambda must be in range [0, {float(finfo.max):g}] for input dtype "
+                           f"{dtypes.scalar_name(input.dtype)}, but found {lambd:g}")
+    return activation.Shrink.apply(input, lambd=lambd)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    return activation.Shrink.apply(expect_tensor(input, "hardshrink"), lambd=lambd, soft=False)
+
+
 def mish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     result = activation.Mish.apply(expect_tensor(input, "mish"))
     return _maybe_inplace(input, result, inplace)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
+    """ATen's prelu: a weight of one value per channel (dim 1) viewed to broadcast, then the
+    kernel."""
+    input = expect_tensor(input, "prelu")
+    if weight.numel() != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape_tuple[1] if input.ndim > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {weight.numel()} and channel size = "
+                               f"{channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
+    if input.ndim != weight.ndim:
+        shape = [1] * input.ndim
+        if input.ndim > 1:
+            shape[1] = weight.numel()
+        weight = F.reshape(weight, tuple(shape))
+    return activation.PreluKernel.apply(input, weight)
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002

@@ -99,6 +99,35 @@ def ones_(tensor: Tensor) -> Tensor:
     return constant_(tensor, 1)
 
 
+def eye_(tensor: Tensor) -> Tensor:
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with grad_mode.no_grad():
+        return tensor.copy_(Tensor._wrap(np.eye(*tensor.shape_tuple, dtype=tensor.array.dtype)))
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
+    """PyTorch's: a (rows, numel / rows) matrix of normal draws (transposed when wide), its QR
+    factorisation's Q with the signs of R's diagonal, times gain. (Q comes from numpy's LAPACK,
+    not MKL's: its last bits may differ from PyTorch's.)"""
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape_tuple[0]
+    cols = tensor.numel() // rows
+    with grad_mode.no_grad():
+        drawn = Tensor._wrap(np.empty((rows, cols), dtype=tensor.array.dtype))
+        drawn.normal_(0, 1, generator=generator)
+        flattened = drawn.array.T if rows < cols else drawn.array
+        q, r = np.linalg.qr(flattened)
+        q = q * np.sign(np.diagonal(r))
+        if rows < cols:
+            q = q.T
+        tensor.copy_(Tensor._wrap(np.ascontiguousarray(q).reshape(tensor.shape_tuple)))
+        return tensor.mul_(gain)
+
+
 def reset_affine(weight: Tensor, bias: Tensor | None) -> None:
     """The default initialisation of Linear and the convolutions, in PyTorch's order of draws:
     kaiming_uniform_(weight, a=sqrt(5)), then bias ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
@@ -114,7 +143,7 @@ class InitFunctions:
 
     PUBLIC_ATTRS = frozenset("""
         zeros_ ones_ constant_ uniform_ normal_ kaiming_uniform_ kaiming_normal_
-        xavier_uniform_ xavier_normal_ calculate_gain trunc_normal_
+        xavier_uniform_ xavier_normal_ calculate_gain trunc_normal_ eye_ orthogonal_
         """.split())
 
     zeros_ = staticmethod(zeros_)
@@ -128,6 +157,8 @@ class InitFunctions:
     xavier_normal_ = staticmethod(xavier_normal_)
     calculate_gain = staticmethod(calculate_gain)
     trunc_normal_ = staticmethod(random.trunc_normal_)
+    eye_ = staticmethod(eye_)
+    orthogonal_ = staticmethod(orthogonal_)
 
     def __repr__(self) -> str:
         return "<module 'torch.nn.init'>"

@@ -25,7 +25,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
         budget.check_shape((out_features, in_features), np_dtype.itemsize)
         self.weight = Parameter(Tensor._wrap(np.empty((out_features, in_features), np_dtype)))
         if bias:
@@ -69,7 +69,7 @@ class LazyLinear(Linear):
                  dtype: Any = None) -> None:
         Module.__init__(self)
         self.in_features, self.out_features = 0, out_features
-        self.dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        self.dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
         self.weight = UninitializedParameter()
         if bias:
             self.bias = UninitializedParameter()
@@ -98,7 +98,9 @@ class Embedding(Module):
     """A lookup table: weight ~ N(0, 1) (seeded here), the padding row zeroed."""
 
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "num_embeddings", "embedding_dim",
-                                          "padding_idx"}
+                                          "padding_idx", "max_norm", "norm_type",
+                                          "from_pretrained"}
+    CLASS_ATTRS = frozenset({"from_pretrained"})  # read from the class itself
     SETTABLE_ATTRS = frozenset({"weight"})
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
@@ -114,7 +116,14 @@ class Embedding(Module):
             if padding_idx < 0:
                 padding_idx += num_embeddings
         self.padding_idx = padding_idx
-        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        self.max_norm, self.norm_type = max_norm, norm_type
+        if _weight is not None:  # from_pretrained: the given table itself, not initialised
+            if list(_weight.shape_tuple) != [num_embeddings, embedding_dim]:
+                raise AssertionError("Shape of weight does not match num_embeddings and "
+                                     "embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+            return
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
         budget.check_shape((num_embeddings, embedding_dim), np_dtype.itemsize)
         self.weight = Parameter(Tensor._wrap(np.empty((num_embeddings, embedding_dim),
                                                       np_dtype)))
@@ -123,12 +132,27 @@ class Embedding(Module):
             with grad_mode.no_grad():
                 self.weight.array[padding_idx] = 0
 
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True,
+                        padding_idx: int | None = None, max_norm: Any = None,
+                        norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                        sparse: bool = False) -> Embedding:
+        if embeddings.ndim != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape_tuple
+        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
+                   _weight=embeddings, _freeze=freeze)
+
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
-        return embedding(input, self.weight, self.padding_idx)
+        return embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type)
 
     def extra_repr(self) -> str:
         text = f"{self.num_embeddings}, {self.embedding_dim}"
-        return text if self.padding_idx is None else f"{text}, padding_idx={self.padding_idx}"
+        if self.padding_idx is not None:
+            text += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            text += f", max_norm={self.max_norm}"
+        return text if self.norm_type == 2 else f"{text}, norm_type={self.norm_type}"
 
 
 class LayerNorm(Module):
@@ -147,7 +171,7 @@ class LayerNorm(Module):
         self.normalized_shape = shape
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
         budget.check_shape(shape, np_dtype.itemsize)
         affine_parameters(self, shape, np_dtype, elementwise_affine, bias)
 

@@ -78,7 +78,7 @@ class Module:
         zero_grad train eval training requires_grad_ to cpu cuda float double
         register_forward_hook register_forward_pre_hook state_dict load_state_dict
         register_full_backward_hook add_module register_parameter
-        register_buffer buffers named_buffers register_backward_hook apply
+        register_buffer buffers named_buffers register_backward_hook apply extra_repr
         """.split())
     SETTABLE_ATTRS: frozenset[str] = frozenset()
 
@@ -442,7 +442,7 @@ class Module:
     def __repr__(self) -> str:
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
-        child_lines = [f"({key}): " + _indent(repr(child), 2)
+        child_lines = [f"({key}): " + indent(repr(child), 2)
                        for key, child in self._modules.items()]
         lines = extra_lines + child_lines
         text = type(self).__name__ + "("
@@ -495,7 +495,8 @@ def affine_parameters(module: Module, shape: Any, np_dtype: np.dtype, affine: bo
         "bias", Parameter(Tensor._wrap(np.zeros(shape, np_dtype))) if affine and bias else None)
 
 
-def _indent(text: str, spaces: int) -> str:
+def indent(text: str, spaces: int) -> str:
+    """torch's _addindent: every line but the first indented by `spaces`."""
     first, *rest = text.split("\n")
     return "\n".join([first] + [" " * spaces + line for line in rest])
 

@@ -27,7 +27,7 @@ class _BatchNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
         budget.check_shape((num_features,), np_dtype.itemsize)
         affine_parameters(self, num_features, np_dtype, affine, bias)
         if track_running_stats:

@@ -63,7 +63,7 @@ class _RNNBase(Module):
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
-        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
         gate_size = GATES[self.mode] * hidden_size
         directions = 2 if bidirectional else 1
         for layer in range(num_layers):
@@ -281,7 +281,7 @@ class _CellBase(Module):
         if not isinstance(hidden_size, int) or hidden_size <= 0:
             raise ValueError("hidden_size must be greater than 0")
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
-        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.float32).np
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
         shapes: dict[str, tuple[int, ...]] = {
                   "weight_ih": (self.gates * hidden_size, input_size),
                   "weight_hh": (self.gates * hidden_size, hidden_size)}

@@ -1,7 +1,8 @@
 """Activation functions of nn.functional with PyTorch's own derivative ops.
 
 Each activation whose derivative is an ATen op of its own (gelu_backward, elu_backward,
-leaky_relu_backward, softplus_backward, hardtanh_backward, log_sigmoid_backward) records that
+leaky_relu_backward, softplus_backward, hardtanh_backward, log_sigmoid_backward,
+hardswish_backward, hardsigmoid_backward, softshrink/hardshrink_backward) records that
 derivative as a Function here, so a graph built with create_graph=True shows PyTorch's node
 names (GeluBackwardBackward0, ...); their own derivatives follow derivatives.yaml /
 FunctionsManual.cpp. Float32 values follow the CPU kernels' order of roundings; transcendental
@@ -77,6 +78,15 @@ class AddScalar(Function):
 
     def backward(self, grad, inputs, output):
         return (grad,)
+
+
+class SubScalar(AddScalar):
+    """tensor - number inside composite ops (PyTorch's SubBackward1)."""
+
+    grad_fn_name = "SubBackward1"
+
+    def forward(self, a, scalar):
+        return a - np.asarray(scalar, dtype=a.dtype)
 
 
 # --- gelu --------------------------------------------------------------------------------------
@@ -406,6 +416,135 @@ class LogSigmoidBackward(Function):
             z = Sigmoid.apply(x)
             grad_x = gg * grad * (z - 1) * z
         return grad_grad, grad_x
+
+
+# --- hardswish / hardsigmoid ------------------------------------------------------------------
+
+class Hardswish(Function):
+    """x * min(max(x + 3, 0), 6) / 6."""
+
+    grad_fn_name = "HardswishBackward0"
+    saves = (0,)
+
+    def forward(self, a):
+        x = float_input(a)
+        return x * np.minimum(np.maximum(x + _c(3, x), _c(0, x)), _c(6, x)) / _c(6, x)
+
+    def backward(self, grad, inputs, output):
+        return (HardswishBackward.apply(grad, inputs[0]),)
+
+
+class HardswishBackward(Function):
+    """0 at and below -3, grad (x / 3 + 1/2) between, grad at and above 3."""
+
+    grad_fn_name = "HardswishBackwardBackward0"
+    saves = (0, 1)
+
+    def forward(self, grad, x):
+        inner = grad * (x / _c(3, x) + _c(0.5, x))
+        return np.where(x <= _c(-3, x), _c(0, x), np.where(x < _c(3, x), inner, grad))
+
+    def backward(self, gg, inputs, output):
+        grad, x = inputs
+        grad_grad = HardswishBackward.apply(gg, x) if self.needs[0] else None
+        grad_x = None
+        if self.needs[1]:  # where(-3 < x < 3, gg * grad / 3, 0)
+            inside = _mask((x.array > -3) & (x.array < 3), gg)
+            grad_x = scale(gg * grad, 1 / 3) * inside
+        return grad_grad, grad_x
+
+
+class Hardsigmoid(Function):
+    """min(max(x + 3, 0), 6) / 6."""
+
+    grad_fn_name = "HardsigmoidBackward0"
+    saves = (0,)
+
+    def forward(self, a):
+        x = float_input(a)
+        return np.minimum(np.maximum(x + _c(3, x), _c(0, x)), _c(6, x)) / _c(6, x)
+
+    def backward(self, grad, inputs, output):
+        return (HardsigmoidBackward.apply(grad, inputs[0]),)
+
+
+class HardsigmoidBackward(Function):
+    grad_fn_name = "HardsigmoidBackwardBackward0"
+    saves = (1,)
+
+    def forward(self, grad, x):
+        inside = (x > _c(-3, x)) & (x < _c(3, x))
+        return np.where(inside, grad * _c(1 / 6, x), _c(0, x))
+
+    def backward(self, gg, inputs, output):
+        x = inputs[1]
+        grad_grad = HardsigmoidBackward.apply(gg, x) if self.needs[0] else None
+        return grad_grad, _zeros(x) if self.needs[1] else None
+
+
+# --- softshrink / hardshrink -------------------------------------------------------------------
+
+class Shrink(Function):
+    """softshrink: x -/+ lambd outside [-lambd, lambd], x * 0 inside (-0 for a negative x);
+    hardshrink (`soft=False`): x outside, 0 inside."""
+
+    grad_fn_name = "SoftshrinkBackward0"
+    saves = (0,)
+
+    def forward(self, a, lambd=0.5, soft=True):
+        self.lambd, self.soft = lambd, soft
+        if not soft:
+            self.grad_fn_name = "HardshrinkBackward0"
+        x = float_input(a)
+        bound = _c(lambd, x)
+        zero = _c(0, x)
+        if soft:
+            return np.where(x > bound, x - bound, np.where(x < -bound, x + bound, x * zero))
+        return np.where((x >= -bound) & (x <= bound), zero, x)
+
+    def backward(self, grad, inputs, output):
+        return (ShrinkBackward.apply(grad, inputs[0], lambd=self.lambd, soft=self.soft),)
+
+
+class ShrinkBackward(Function):
+    """softshrink_backward / hardshrink_backward: grad outside [-lambd, lambd], 0 inside."""
+
+    grad_fn_name = "SoftshrinkBackwardBackward0"
+    saves = (1,)
+
+    def forward(self, grad, x, lambd, soft):
+        self.lambd, self.soft = lambd, soft
+        if not soft:
+            self.grad_fn_name = "HardshrinkBackwardBackward0"
+        bound = _c(lambd, x)
+        return np.where((x >= -bound) & (x <= bound), _c(0, x), grad)
+
+    def backward(self, gg, inputs, output):
+        x = inputs[1]
+        grad_grad = (ShrinkBackward.apply(gg, x, lambd=self.lambd, soft=self.soft)
+                     if self.needs[0] else None)
+        return grad_grad, _zeros(x) if self.needs[1] else None
+
+
+# --- prelu -------------------------------------------------------------------------------------
+
+class PreluKernel(Function):
+    """x where x > 0, else weight * x (weight broadcast over x; the engine sums its gradient
+    back to the weight's shape)."""
+
+    grad_fn_name = "PreluKernelBackward0"
+    saves = (0, 1)
+
+    def forward(self, x, weight):
+        return np.where(x > 0, x, weight * x)
+
+    def backward(self, grad, inputs, output):
+        x, weight = inputs
+        positive = _mask(x.array > 0, grad)
+        negative = _mask(x.array <= 0, grad)
+        grad_x = grad * positive + grad * weight * negative if self.needs[0] else None
+        grad_w = x * grad * negative if self.needs[1] else None
+        return grad_x, grad_w
 
 
 # --- padding -----------------------------------------------------------------------------------

@@ -88,6 +88,7 @@ class LinalgDet(Function):
         safe = np.where(singular, np.eye(a.shape[-1], dtype=a.dtype), a)
         cofactors = np.where(singular, 0, det[..., None, None] * _mh(np.linalg.inv(safe)))
         result = (g[..., None, None] * cofactors).astype(a.dtype)
+        result += np.zeros((), a.dtype)  # PyTorch's LU solve gives +0 where this gives -0
         return (Tensor._wrap(np.ascontiguousarray(result)),)
 
 
@@ -105,6 +106,27 @@ def first_zero_pivot(a: np.ndarray) -> int:
     return n
 
 
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError (a RuntimeError), shown as PyTorch names it."""
+
+
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
+
+
+def singular_error(name: str, a: np.ndarray) -> LinAlgError:
+    """PyTorch's error for the first singular matrix of a batch LAPACK refused."""
+    matrices = a.reshape((-1,) + a.shape[-2:])
+    index, matrix = next((i, m) for i, m in enumerate(matrices)
+                         if np.linalg.matrix_rank(m) < m.shape[-1])
+    if name == "linalg.solve":
+        return LinAlgError("torch.linalg.solve: The solver failed because the input matrix is "
+                           "singular.")
+    where = f"(Batch element {index}): " if a.ndim > 2 else ""
+    return LinAlgError(f"{name}: {where}The diagonal element {first_zero_pivot(matrix)} is "
+                       "zero, the inversion could not be completed because the input matrix is "
+                       "singular.")
+
+
 class LinalgInvEx(Function):
     """A^-1 over the last two dims; the derivative -A^-T grad A^-T, from the saved output."""
 
@@ -115,13 +137,40 @@ class LinalgInvEx(Function):
         try:
             return np.linalg.inv(a)
         except np.linalg.LinAlgError:
-            matrices = a.reshape((-1,) + a.shape[-2:])
-            info = next(first_zero_pivot(m) for m in matrices
-                        if np.linalg.matrix_rank(m) < m.shape[-1])
-            raise RuntimeError(f"linalg.inv: The diagonal element {info} is zero, the inversion "
-                               "could not be completed because the input matrix is singular.")\
-                from None
+            raise singular_error("linalg.inv", a) from None
 
     def backward(self, grad, inputs, output):
         inverse_t = output.transpose(-2, -1)
         return (-(inverse_t @ (grad @ inverse_t)),)
+
+
+class LinalgSolveEx(Function):
+    """X with A X = B (B a vector when it has one dim fewer than A's batch of matrices); the
+    derivative gB = solve(A^H, grad), gA = -gB X^H."""
+
+    grad_fn_name = "LinalgSolveExBackward0"
+    saves = (0,)
+    saves_output = True
+
+    def forward(self, a, b):
+        rows, columns = a.shape[-2:]
+        if rows != columns:
+            raise RuntimeError("linalg.solve: A must be batches of square matrices, but they are "
+                               f"{rows} by {columns} matrices")
+        self.vector = b.ndim == 1 or b.ndim == a.ndim - 1
+        try:
+            solved = np.linalg.solve(a, b[..., None] if self.vector else b)
+        except np.linalg.LinAlgError:
+            raise singular_error("linalg.solve", a) from None
+        return solved[..., 0] if self.vector else solved
+
+    def backward(self, grad, inputs, output):
+        a = inputs[0]
+        grad_b = LinalgSolveEx.apply(a.transpose(-2, -1), grad)
+        grad_a = None
+        if self.needs[0]:
+            if self.vector:
+                grad_a = -(grad_b.unsqueeze(-1) * output.unsqueeze(-2))
+            else:
+                grad_a = -(grad_b @ output.transpose(-2, -1))
+        return grad_a, grad_b if self.needs[1] else None

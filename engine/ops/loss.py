@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from engine import float_math
 from engine.autograd import Function
 from engine.ops.numerics import torch_sum
-from engine.ops.pointwise import where
+from engine.ops.pointwise import vector_math, where
 from engine.tensor import Tensor
 
 
@@ -143,23 +144,26 @@ class BinaryCrossEntropy(Function):
         if np.any((p < 0) | (p > 1)):
             raise RuntimeError("all elements of input should be between 0 and 1")
         self.weight, self.reduction = weight, reduction
-        log_p = np.maximum(np.log(p), -100)
-        log_q = np.maximum(np.log1p(-p), -100)
+        log_p = np.maximum(float_math.libm("log", p), -100)  # ATen's scalar kernel: C's logf
+        log_q = np.maximum(float_math.libm("log1p", -p), -100)
         loss = (t - 1) * log_q - t * log_p
         return _weighted_reduce(self, loss, weight, reduction)
 
     def backward(self, grad, inputs, output):
         p, t = inputs
-        local_p = (p - t) / ((1 - p) * p).clamp_min(1e-12)
-        local_t = None
+        grad_p = local_t = None
+        if self.needs[0]:  # ATen's order: grad * (p - t) / max((1 - p) p, eps), * w, / numel
+            grad_p = grad * (p - t) / ((1 - p) * p).clamp_min(1e-12)
+            if self.weight is not None:
+                grad_p = grad_p * _constant(self.weight)
+            if self.reduction == "mean":
+                grad_p = grad_p / self.count
         if self.needs[1]:
             local_t = (1 - p).log().clamp_min(-100) - p.log().clamp_min(-100)
-        if self.weight is not None:
-            weight = _constant(self.weight)
-            local_p = local_p * weight
-            local_t = None if local_t is None else local_t * weight
-        return (_scaled(local_p, grad, self.reduction, self.count) if self.needs[0] else None,
-                None if local_t is None else _scaled(local_t, grad, self.reduction, self.count))
+            if self.weight is not None:
+                local_t = local_t * _constant(self.weight)
+            local_t = _scaled(local_t, grad, self.reduction, self.count)
+        return grad_p, local_t
 
 
 class NllLoss(Function):
@@ -297,3 +301,24 @@ class HuberLoss(SmoothL1Loss):
         delta = self.beta
         inside = np.abs(diff.array) <= delta
         return where(inside, diff, _constant(np.sign(diff.array) * delta))
+
+
+class SoftMarginLoss(Function):
+    """log(1 + exp(-y x)), then the reduction (ATen's in-place neg, mul, exp, log1p)."""
+
+    grad_fn_name = "SoftMarginLossBackward0"
+    saves = (0, 1)
+
+    def forward(self, x, y, reduction="mean"):
+        if reduction not in ("mean", "sum", "none"):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        self.reduction, self.count = reduction, x.size
+        loss = vector_math("log1p", np.log1p, vector_math("exp", np.exp, -x * y))
+        return _reduce(loss, reduction)
+
+    def backward(self, grad, inputs, output):
+        # soft_margin_loss_backward: y z * -norm / (z + 1) * grad, z = exp(-y x)
+        x, y = inputs
+        norm = 1.0 / self.count if self.reduction == "mean" else 1.0
+        z = (-y * x).exp()
+        return (y * z * -norm / (z + 1) * grad, None)

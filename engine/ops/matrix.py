@@ -196,3 +196,17 @@ class LinalgCross(Function):
         a, b = inputs
         return (LinalgCross.apply(b, grad, dim=self.dim) if self.needs[0] else None,
                 LinalgCross.apply(grad, a, dim=self.dim) if self.needs[1] else None)
+
+
+class Rot90(Function):
+    """rot90: k quarter turns from dims[0] towards dims[1] (a copy, as ATen's flip +
+    transpose); its gradient turns back."""
+
+    grad_fn_name = "Rot90Backward0"
+
+    def forward(self, a, k, dims):
+        self.k, self.dims = k, dims
+        return np.ascontiguousarray(np.rot90(a, k, axes=dims))
+
+    def backward(self, grad, inputs, output):
+        return (Rot90.apply(grad, k=-self.k, dims=self.dims),)

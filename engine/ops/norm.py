@@ -10,7 +10,7 @@ from engine import creation, grad_mode
 from engine.autograd import Function
 from engine.ops import batch_norm_cpu
 from engine.ops.pointwise import Rsqrt
-from engine.ops.reduce import MeanDim, SumDim, reduced_dims
+from engine.ops.reduce import MeanDim, SumDim, reduced_dims, vector_norm
 from engine.ops.selection import IndexAdd
 from engine.ops.shape import reshape
 from engine.tensor import Tensor
@@ -95,8 +95,8 @@ class Embedding(Function):
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # noqa: A002
               max_norm: Any = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding with max_norm, scale_grad_by_freq or sparse is not "
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding with scale_grad_by_freq or sparse is not "
                                   "supported by agraph")
     if input.dtype.is_floating_point or input.dtype.name == "bool":
         raise RuntimeError(
@@ -109,7 +109,20 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += rows
+    if max_norm is not None:
+        _renorm_rows(weight, indices, float(max_norm), float(norm_type))
     return Embedding.apply(weight, indices=indices, padding_idx=padding_idx)
+
+
+def _renorm_rows(weight: Tensor, indices: np.ndarray, max_norm: float, norm_type: float) -> None:
+    """ATen's embedding_renorm_: each distinct row looked up whose norm is over max_norm is
+    scaled in place (outside the graph) by max_norm / (norm + 1e-7)."""
+    table = weight.array
+    for row in np.unique(indices):
+        norm = float(vector_norm(table[row], norm_type))
+        if norm > max_norm:
+            table[row] = table[row] * np.asarray(max_norm / (norm + 1e-7), dtype=table.dtype)
+    weight.bump_version()
 
 
 def _legacy_name(dtype: np.dtype) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget
+from engine import budget, dtypes
 from engine.autograd import Function
 from engine.float_math import fma64
 from engine.operands import first_broadcast_error
@@ -19,7 +19,7 @@ from engine.tensor import Tensor
 
 def float_input(a: np.ndarray) -> np.ndarray:
     """Integer inputs to float functions compute in the default float dtype, as in PyTorch."""
-    return a if a.dtype.kind == "f" else a.astype(np.float32)
+    return a if a.dtype.kind == "f" else a.astype(dtypes.default_float().np)
 
 
 def rounded_in_float64(function: Any, a: np.ndarray) -> np.ndarray:
@@ -232,7 +232,7 @@ class Clamp(Function):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         self.low, self.high = low, high
         if a.dtype.kind in "biu" and any(isinstance(bound, float) for bound in (low, high)):
-            a = a.astype(np.float32)  # a float bound promotes an integer tensor, as in PyTorch
+            a = float_input(a)  # a float bound promotes an integer tensor, as in PyTorch
         out = a
         if low is not None:
             out = np.maximum(out, np.asarray(low, dtype=a.dtype))
@@ -622,6 +622,23 @@ class LerpTensor(Function):
         return (grad * (1 - weight) if self.needs[0] else None,
                 grad * weight if self.needs[1] else None,
                 grad * (end - start) if self.needs[2] else None)
+
+
+class Heaviside(Function):
+    """0 below zero, `values` at zero, 1 above; recorded (as PyTorch's NotImplemented node)
+    but with no derivative."""
+
+    grad_fn_name = "NotImplemented"
+    no_derivative = True  # recorded, as in PyTorch, but backward through it fails
+
+    def forward(self, a, values):
+        if a.dtype != values.dtype:
+            raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                               "dtypes.")
+        return np.where(a == 0, values, (a > 0).astype(a.dtype))
+
+    def backward(self, grad, inputs, output):
+        raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
 # --- deg2rad, rad2deg, nan_to_num ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from engine.ops import numerics
 from engine.ops import shape as shape_ops
 from engine.ops.arith import DivScalar
 from engine.ops.numerics import torch_sum
-from engine.ops.pointwise import Sgn, where
+from engine.ops.pointwise import Sgn, float_input, where
 from engine.ops.selection import MaskedFill, MaskedFillTensor, Scatter
 from engine.tensor import Tensor, normalize_dim
 
@@ -268,7 +268,7 @@ class Softmax(Function):
 
     def forward(self, a, dim):
         self.dim = dim
-        a = a if a.dtype.kind == "f" else a.astype(np.float32)
+        a = float_input(a)
         if _float32_lastdim(a, dim):
             return numerics.softmax_lastdim(a, log=self.log)
         shifted = a - np.max(a, axis=dim, keepdims=True)
@@ -309,6 +309,23 @@ class LogSoftmaxBackwardData(Function):
         return grad_grad, grad_y
 
 
+def vector_norm(a: np.ndarray, ord: float, dims: Any = None, keepdim: bool = False
+                ) -> np.ndarray:
+    """The `ord`-norm of `a` over `dims` (None: all), in a's dtype."""
+    absolute = np.abs(a)
+    if ord == np.inf:
+        return absolute.max(axis=dims, keepdims=keepdim)
+    if ord == -np.inf:
+        return absolute.min(axis=dims, keepdims=keepdim)
+    if ord == 0:
+        return (absolute != 0).sum(axis=dims, keepdims=keepdim).astype(a.dtype)
+    if ord == 1:
+        return absolute.sum(axis=dims, keepdims=keepdim)
+    if ord == 2:
+        return np.sqrt((a * a).sum(axis=dims, keepdims=keepdim))
+    return ((absolute ** ord).sum(axis=dims, keepdims=keepdim) ** (1 / ord)).astype(a.dtype)
+
+
 class LinalgVectorNorm(Function):
     """torch.norm / t.norm / linalg.vector_norm for a number `ord` over `dims` (None: all)."""
 
@@ -318,18 +335,7 @@ class LinalgVectorNorm(Function):
 
     def forward(self, a, ord, dims, keepdim):
         self.ord, self.dims, self.keepdim, self.input_shape = ord, dims, keepdim, a.shape
-        absolute = np.abs(a)
-        if ord == np.inf:
-            return absolute.max(axis=dims, keepdims=keepdim)
-        if ord == -np.inf:
-            return absolute.min(axis=dims, keepdims=keepdim)
-        if ord == 0:
-            return (absolute != 0).sum(axis=dims, keepdims=keepdim).astype(a.dtype)
-        if ord == 1:
-            return absolute.sum(axis=dims, keepdims=keepdim)
-        if ord == 2:
-            return np.sqrt((a * a).sum(axis=dims, keepdims=keepdim))
-        return ((absolute ** ord).sum(axis=dims, keepdims=keepdim) ** (1 / ord)).astype(a.dtype)
+        return vector_norm(a, ord, dims, keepdim)
 
     def backward(self, grad, inputs, output):
         (a,) = inputs
@@ -368,3 +374,60 @@ class Dist(LinalgVectorNorm):
         (g,) = super().backward(grad, (a - b,), output)
         return (shape_ops.sum_to(g, a.shape_tuple) if self.needs[0] else None,
                 -shape_ops.sum_to(g, b.shape_tuple) if self.needs[1] else None)
+
+
+class Norm(LinalgVectorNorm):
+    """ATen's at::norm(x, p, dim), which C++ composites call (pairwise_distance)."""
+
+    grad_fn_name = "NormBackward1"
+
+
+class Nansum(Function):
+    """sum with NaNs counted as zero; the gradient reaches only the numbers."""
+
+    grad_fn_name = "NansumBackward0"
+    saves = (0,)
+
+    def forward(self, a, dims=None, keepdim=False):
+        self.input_shape, self.dims, self.keepdim = a.shape, dims, keepdim
+        return torch_sum(np.where(np.isnan(a), np.zeros((), a.dtype), a), dims, keepdim)
+
+    def backward(self, grad, inputs, output):
+        (a,) = inputs
+        grad = shape_ops.expand_to(restore_reduced(grad, self.input_shape, self.dims,
+                                                   self.keepdim), self.input_shape)
+        return (grad * Tensor._wrap((~np.isnan(a.array)).astype(a.array.dtype)),)
+
+
+class Cdist(Function):
+    """The p-norm distance of every row of x1 to every row of x2 (torch's direct kernel); its
+    derivative, like PyTorch's _cdist_backward, is not differentiable again."""
+
+    grad_fn_name = "CdistBackward0"
+    saves = (0, 1)
+    saves_output = True
+
+    def forward(self, x1, x2, p=2.0):
+        self.p = p
+        difference = np.abs(x1[..., :, None, :].astype(np.float64)
+                            - x2[..., None, :, :].astype(np.float64))
+        return vector_norm(difference, p, dims=(-1,)).astype(x1.dtype)
+
+    def backward(self, grad, inputs, output):
+        x1, x2 = inputs
+        diff = x1.array[..., :, None, :] - x2.array[..., None, :, :]
+        dist = output.array[..., None]
+        p = self.p
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if p == 1:
+                local = np.sign(diff)
+            elif p == 2:
+                local = diff / dist
+            elif p == np.inf:
+                local = np.sign(diff) * (np.abs(diff) == dist)
+            else:
+                local = np.sign(diff) * np.abs(diff) ** (p - 1) / dist ** (p - 1)
+        local = np.where(dist == 0, np.zeros((), diff.dtype), local).astype(diff.dtype)
+        pairs = grad.array[..., None] * local
+        return (Tensor._wrap(pairs.sum(axis=-2)) if self.needs[0] else None,
+                Tensor._wrap(-pairs.sum(axis=-3)) if self.needs[1] else None)

@@ -310,7 +310,8 @@ class Unique2(Function):
     no_derivative = True  # recorded, as in PyTorch, but backward through it fails
 
     def forward(self, a, dim=None):
-        return np.unique(a) if dim is None else np.unique(a, axis=dim)
+        return (np.unique(a, equal_nan=False) if dim is None  # each NaN its own value
+                else np.unique(a, axis=dim, equal_nan=False))
 
     def backward(self, grad, inputs, output):
         raise NotImplementedError(f"the derivative for '{self.op_name}' is not implemented.")

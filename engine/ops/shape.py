@@ -408,6 +408,57 @@ class Cat(Function):
         return grads
 
 
+class Unfold(Function):
+    """Tensor.unfold: the windows of `size` along `dim`, `step` apart, as a new last dim (a
+    view); the gradient adds each window back where it was read (windows may overlap)."""
+
+    grad_fn_name = "UnfoldBackward0"
+
+    def forward(self, a: np.ndarray, dim: int, size: int, step: int) -> np.ndarray:
+        self.dim, self.size, self.step, self.input_shape = dim, size, step, a.shape
+        if a.ndim == 0:
+            return a.reshape(1)
+        windows = np.lib.stride_tricks.sliding_window_view(a, size, axis=dim)
+        return windows[(slice(None),) * dim + (slice(None, None, step),)]
+
+    def backward(self, grad, inputs, output):
+        return (UnfoldGrad.apply(grad, dim=self.dim, size=self.size, step=self.step,
+                                 input_shape=self.input_shape),)
+
+
+class UnfoldGrad(Function):
+    """unfold's derivative: window element k of every window added at its input position."""
+
+    grad_fn_name = "UnfoldBackwardBackward0"
+
+    def forward(self, grad: np.ndarray, dim: int, size: int, step: int,
+                input_shape: tuple[int, ...]) -> np.ndarray:
+        self.dim, self.size, self.step = dim, size, step
+        out = np.zeros(input_shape, dtype=grad.dtype)
+        if not input_shape:
+            return grad.reshape(())
+        count = grad.shape[dim]
+        for k in range(size):
+            at = (slice(None),) * dim + (slice(k, k + (count - 1) * step + 1, step),)
+            out[at] += grad[..., k]
+        return out
+
+    def backward(self, gg, inputs, output):
+        return (Unfold.apply(gg, dim=self.dim, size=self.size, step=self.step),)
+
+
+@public(method=True, torch=False)
+def unfold(tensor: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    d = normalize_dim(dimension, max(tensor.ndim, 1))
+    length = tensor.shape_tuple[d] if tensor.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is "
+                           f"{size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return view_of(tensor, Unfold.apply(tensor, dim=d, size=size, step=step))
+
+
 class Flip(Function):
     grad_fn_name = "FlipBackward0"
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from engine.autograd import Function
 from engine.ops import shape as shape_ops
-from engine.ops.arith import scale
+from engine.ops.arith import DivScalar, scale
 from engine.ops.pointwise import where
 from engine.ops.reduce import SumDim, restore_reduced
 from engine.ops.selection import MaskedFill, ScatterAdd, zeros
@@ -72,44 +72,45 @@ class Std(Var):
                                 inputs, output)
 
 
-class VarMean(Var):
-    """torch.var_mean: (var, mean) from one node; the mean's gradient spreads evenly."""
+class VarMean(Function):
+    """var_mean: (var, mean) from one node (VarMeanBackward0); StdMean returns the std."""
 
     grad_fn_name = "VarMeanBackward0"
     multi_output = True
+    saves = (0,)
+    spread: type[Var] = Var
 
     def forward(self, a, dims=None, correction=1, keepdim=False):
-        spread = super().forward(a, dims, correction, keepdim)
-        mean = a.astype(np.float64).mean(axis=dims, keepdims=keepdim).astype(a.dtype)
-        return self.spread(spread), np.asarray(mean)
-
-    def spread(self, var: np.ndarray) -> np.ndarray:
-        return var
-
-    def spread_grad(self, grad: Tensor, a: Tensor) -> Tensor:
-        return grad
+        self.dims, self.correction, self.keepdim, self.input_shape = dims, correction, keepdim, \
+            a.shape
+        spread = self.spread.forward(self.spread.__new__(self.spread), a, dims, correction,
+                                     keepdim)
+        mean = a.astype(np.float64).mean(axis=dims, keepdims=keepdim)
+        return spread, np.asarray(mean).astype(a.dtype)
 
     def backward(self, grads, inputs, output):
+        # the spread's derivative plus mean's (grad expanded, divided by the count); an output
+        # no gradient reached (zeros here, undefined in PyTorch) adds nothing
         grad_spread, grad_mean = grads
-        (through_spread,) = Var.backward(self, self.spread_grad(grad_spread, inputs[0]), inputs,
-                                         output)
-        restored = restore_reduced(grad_mean, self.input_shape, self.dims, self.keepdim)
-        spread_mean = shape_ops.expand_to(restored, self.input_shape)
-        return (through_spread + scale(spread_mean, 1.0 / _count(self.input_shape, self.dims)),)
+        (a,) = inputs
+        parts = []
+        if grad_spread.array.any():
+            spread = self.spread.__new__(self.spread)
+            spread.dims, spread.correction = self.dims, self.correction
+            spread.keepdim, spread.input_shape = self.keepdim, self.input_shape
+            value = self.spread.apply(a, dims=self.dims, correction=self.correction,
+                                      keepdim=self.keepdim)  # differentiable: create_graph
+            parts.append(spread.backward(grad_spread, inputs, value)[0])
+        if grad_mean.array.any() or not parts:
+            expanded = shape_ops.expand_to(restore_reduced(
+                grad_mean, self.input_shape, self.dims, self.keepdim), self.input_shape)
+            parts.append(DivScalar.apply(expanded, scalar=_count(self.input_shape, self.dims)))
+        return (parts[0] if len(parts) == 1 else parts[0] + parts[1],)
 
 
 class StdMean(VarMean):
-    """torch.std_mean: (std, mean); std's gradient as Std's."""
-
     grad_fn_name = "StdMeanBackward0"
-
-    def spread(self, var: np.ndarray) -> np.ndarray:
-        return np.sqrt(var)
-
-    def spread_grad(self, grad: Tensor, a: Tensor) -> Tensor:
-        # std again from the input, by the op, so that a second derivative sees it
-        std = Std.apply(a, dims=self.dims, correction=self.correction, keepdim=self.keepdim)
-        return MaskedFill.apply(grad / (std * 2), 0, mask=std.array == 0)
+    spread = Std
 
 
 class Logsumexp(Function):
