@@ -24,6 +24,8 @@ def reduced_dims(dim: Any, ndim: int) -> tuple[int, ...]:
         if d in seen:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         seen.append(d)
+    if ndim == 0:  # a 0-dim tensor's dim 0 (or -1) is the tensor itself: nothing to reduce
+        return ()
     return tuple(sorted(seen))
 
 

@@ -463,8 +463,8 @@ class Flip(Function):
     grad_fn_name = "FlipBackward0"
 
     def forward(self, a: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-        self.dims = dims
-        return np.flip(a, axis=dims).copy()
+        self.dims = dims if a.ndim else ()  # a 0-dim tensor flips to itself
+        return np.flip(a, axis=self.dims).copy()
 
     def backward(self, grad, inputs, output):
         return (Flip.apply(grad, dims=self.dims),)

@@ -13,7 +13,8 @@ import numpy as np
 from engine.autograd import Function
 from engine.ops import shape as shape_ops
 from engine.ops.arith import DivScalar, scale
-from engine.ops.pointwise import where
+from engine.ops.numerics import torch_sum
+from engine.ops.pointwise import vector_math, where
 from engine.ops.reduce import SumDim, restore_reduced
 from engine.ops.selection import MaskedFill, ScatterAdd, zeros
 from engine.ops.shape import Flip
@@ -114,7 +115,8 @@ class StdMean(VarMean):
 
 
 class Logsumexp(Function):
-    """log(sum(exp(x))) over dims, shifted by the max so that it does not overflow."""
+    """log(sum(exp(x))) over dims, shifted by the max so that it does not overflow, as ATen
+    computes it in the tensor's dtype: exp_ and log_ (MKL's), the sum in its cascade order."""
 
     grad_fn_name = "LogsumexpBackward0"
     saves = (0,)
@@ -124,9 +126,9 @@ class Logsumexp(Function):
         self.dims, self.keepdim, self.input_shape = dims, keepdim, a.shape
         a = a if a.dtype.kind == "f" else a.astype(np.float32)
         top = np.max(a, axis=dims, keepdims=True)
-        top = np.where(np.isinf(top), 0, top)
-        wide = np.exp((a - top).astype(np.float64)).sum(axis=dims, keepdims=True)
-        result = (np.log(wide) + top).astype(a.dtype)
+        top = np.where(np.isinf(top), a.dtype.type(0), top).astype(a.dtype)
+        total = torch_sum(vector_math("exp", np.exp, a - top), dims, True)
+        result = (vector_math("log", np.log, total) + top).astype(a.dtype)
         return result if keepdim else np.squeeze(result, axis=dims)
 
     def backward(self, grad, inputs, output):
@@ -137,6 +139,8 @@ class Logsumexp(Function):
 
 
 def _cumsum(a: np.ndarray, dim: int) -> np.ndarray:
+    if a.ndim == 0:  # the running sum of one value
+        return a.astype(np.int64) if a.dtype.kind in "biu" else a.copy()
     if a.dtype.kind in "biu":
         return np.cumsum(a.astype(np.int64), axis=dim)
     if a.dtype == np.float32:
