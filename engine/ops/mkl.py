@@ -61,9 +61,11 @@ def library() -> Any:
     """MKL, loaded and set up as torch leaves it; None where it is not installed."""
     if os.environ.get("AGRAPH_NO_MKL") or not sys.platform.startswith("linux"):
         return None
-    # MKL's threads sleep as soon as a product is done instead of spinning for 200 ms beside
-    # the numpy work that follows (read when its OpenMP runtime starts); the user's setting wins
-    os.environ.setdefault("KMP_BLOCKTIME", "0")
+    # MKL's threads spin 1 ms after a product, not OpenMP's 200 ms: long enough for the next
+    # product of a training step to find them awake (with 0 each one waited ~100 us for a
+    # thread to wake), short enough not to compete with the numpy work between steps. Read
+    # when its OpenMP runtime starts; the user's setting wins.
+    os.environ.setdefault("KMP_BLOCKTIME", "1")
     for place in _candidates():
         if os.path.exists(place):
             try:
