@@ -94,7 +94,7 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
         xs = _prepare(xs, create_graph)
         outputs_tuple, outs = _as_tuple(func(*xs), "outputs of the user-provided function",
                                         "jacobian")
-        _check_size(outs, xs)
+        check_jacobian_size(outs, xs)
         result: tuple[tuple[Tensor, ...], ...] = ()
         for out in outs:
             rows: tuple[list[Tensor], ...] = tuple([] for _ in xs)
@@ -115,7 +115,7 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
         return _unwrap(_finish(result, create_graph), (outputs_tuple, inputs_tuple))
 
 
-def _check_size(outs: tuple[Tensor, ...], xs: tuple[Tensor, ...]) -> None:
+def check_jacobian_size(outs: tuple[Tensor, ...], xs: tuple[Tensor, ...]) -> None:
     """A Jacobian has a block per output and input, as big as the two together; each block
     is first a list of one gradient per output element, then stacked (twice its size)."""
     elements = total = 0

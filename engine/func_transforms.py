@@ -19,6 +19,7 @@ from typing import Any
 
 from engine import creation, grad_mode
 from engine import functional as F
+from engine.autograd_functional import check_jacobian_size
 from engine.tensor import Tensor
 
 _DEPTH = [0]  # differentiation transforms running, innermost last
@@ -196,6 +197,7 @@ def jacrev(func: Callable[..., Any], argnums: Any = 0, *, has_aux: bool = False,
             nums, values, out = _call_tracked(func, args, kwargs, argnums)
             out, aux = _split_aux(out, has_aux, "jacrev")
             leaves = [leaf for n in nums for leaf in _leaves(values[n])]
+            check_jacobian_size(tuple(_leaves(out)), tuple(leaves))
 
             def jacobian_of(output: Tensor) -> Any:
                 rows: list[list[Tensor]] = [[] for _ in leaves]

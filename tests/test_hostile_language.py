@@ -393,6 +393,22 @@ UNCATCHABLE: list[tuple[str, str, dict[str, Any]]] = [
         except BaseException:
             print("caught")
     """, {"max_call_depth": 50}),
+    ("vmap over a huge batch", """
+        import torch
+        from torch.func import vmap
+        try:
+            vmap(lambda r: r.sum())(torch.zeros(1000000, 2))
+        except BaseException:
+            print("caught")
+    """, {"max_steps": 2000}),
+    ("jacrev of a huge Jacobian", """
+        import torch
+        from torch.func import jacrev
+        try:
+            jacrev(lambda t: t * 2)(torch.zeros(20000))
+        except BaseException:
+            print("caught")
+    """, {}),
     ("a steps limit in a method", """
         class A:
             def spin(self):
