@@ -2,9 +2,7 @@
 
 PyTorch builds its CPU kernels with fused multiply-add contraction: `x * (to - from) + from`
 is one rounding, not two. numpy has no fused multiply-add, so `fma32`/`fma64` compute it exactly
-(error-free products and sums) and round once. The vectorised normal fill of float32 tensors
-evaluates log, sin and cos with the Cephes polynomials of ATen's avx_mathfun.h, compiled with
-those contractions; `log_ps` and `sincos_ps` repeat that evaluation step by step.
+(error-free products and sums) and round once.
 """
 
 from __future__ import annotations
@@ -105,83 +103,3 @@ def libm(name: str, values: np.ndarray) -> np.ndarray:
                            count=values.size).reshape(values.shape)
     return glibc_map(getattr(math, name), values.ravel()).reshape(values.shape).astype(
         values.dtype, copy=False)
-
-
-# --- avx_mathfun.h (Cephes) as compiled into PyTorch's AVX2 kernels ---------------------------
-
-def _c(bits: int) -> np.float32:
-    return np.array([bits], dtype=np.uint32).view(f32)[0]
-
-
-_LOG_POLY = [_c(v) for v in (0x3D9021BB, 0xBDEBD1B8, 0x3DEF251A, 0xBDFE5D4F, 0x3E11E9BF,
-                             0xBE2AAE50, 0x3E4CCEAC, 0xBE7FFFFC, 0x3EAAAAAA)]
-_LOG_Q1, _LOG_Q2, _SQRT_HALF = _c(0xB95E8083), _c(0x3F318000), _c(0x3F3504F3)
-_FOUR_OVER_PI = _c(0x3FA2F983)
-_DP1, _DP2, _DP3 = _c(0xBF490000), _c(0xB97DA000), _c(0xB3222169)
-_COS_POLY = (_c(0x37CCF5CE), _c(0xBAB6061A), _c(0x3D2AAAA5))
-_SIN_POLY = (_c(0xB94CA1F9), _c(0x3C08839E), _c(0xBE2AAAA3))
-TWO_PI_F32 = _c(0x40C90FDB)
-_SIGN = np.int32(-(2 ** 31))
-
-
-def _masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """AVX's and-with-mask: the value where the mask holds, else +0 (adding +0 turns the -0
-    of a negative value times 0 into +0; np.where is several times slower here)."""
-    kept = values * mask
-    kept += f32(0)
-    return kept
-
-
-def log_ps(value: np.ndarray) -> np.ndarray:
-    """log256_ps for positive normal float32 values (its clamp to the smallest normal and its
-    NaN for negative input change nothing there)."""
-    bits = value.view(np.int32)
-    exponent = ((bits >> 23) - 127).astype(f32) + f32(1)
-    x = (bits & np.int32(-0x7F800001) | np.int32(0x3F000000)).view(f32)
-    below = x < _SQRT_HALF
-    kept = _masked(x, below)
-    x = x + f32(-1)
-    exponent = exponent - below
-    x = x + kept
-    square = x * x
-    y = fma32(_LOG_POLY[0], x, _LOG_POLY[1])
-    for coefficient in _LOG_POLY[2:]:
-        y = fma32(y, x, coefficient)
-    y = fma32(y * x, square, exponent * _LOG_Q1)
-    y = y - square * f32(0.5)
-    # exponent (an integer of at most 5 bits) times Q2 (9 significant bits) is exact in
-    # float32, so this fused multiply-add is one float32 addition
-    return exponent * _LOG_Q2 + (x + y)
-
-
-def sincos_ps(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """sincos256_ps: (sin, cos) of float32 angles in [0, 2*pi] (the normal fill's)."""
-    x = np.abs(theta)
-    octant = (x * _FOUR_OVER_PI).astype(np.int32)
-    octant = (octant + 1) & ~1
-    y = octant.astype(f32)
-    swap_sin = (octant & 4) << 29
-    first_polynomial = (octant & 2) == 0
-    # y is 0, 2, 4, 6 or 8 for angles below 2*pi: its products with DP1 (8 significant bits)
-    # and DP2 (11) are exact in float32, so those two fused multiply-adds are plain additions
-    x = x + y * _DP1
-    x = x + y * _DP2
-    x = fma32(y, _DP3, x)
-    sign_cos = (~(octant - 2) & 4) << 29
-    square = x * x
-    half_square = square * f32(0.5)
-    cos_poly = fma32(_COS_POLY[0], square, _COS_POLY[1])
-    cos_poly = fma32(cos_poly, square, _COS_POLY[2])
-    cos_poly = fma32(square, square * cos_poly, -half_square) + f32(1)
-    sin_poly = fma32(_SIN_POLY[0], square, _SIN_POLY[1])
-    sin_poly = fma32(sin_poly, square, _SIN_POLY[2])
-    sin_poly = fma32(x, square * sin_poly, x)
-    sin_from_sin = _masked(sin_poly, first_polynomial)
-    sin_from_cos = _masked(cos_poly, ~first_polynomial)
-    cos_poly = cos_poly - sin_from_cos
-    sin_poly = sin_poly - sin_from_sin
-    sine = sin_from_cos + sin_from_sin
-    cosine = cos_poly + sin_poly
-    sign_sin = (theta.view(np.int32) & _SIGN) ^ swap_sin
-    return ((sine.view(np.int32) ^ sign_sin).view(f32),
-            (cosine.view(np.int32) ^ sign_cos).view(f32))

@@ -8,29 +8,22 @@ leaves it.
 
 from __future__ import annotations
 
+import functools
 import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from engine.float_math import (
-    TWO_PI_F32,
-    f32,
-    f64,
-    fma32,
-    fma64,
-    fma64_scalar,
-    glibc_map,
-    log_glibc,
-    log_ps,
-    sincos_ps,
-)
+from engine.avx_mathfun import TWO_PI, log_ps, sincos_ps
+from engine.float_math import f32, f64, fma32, fma64, fma64_scalar, glibc_map, log_glibc
 from engine.generator import Generator
 
 MASK24 = np.uint64((1 << 24) - 1)
 MASK53 = np.uint64((1 << 53) - 1)
 NORMAL_FILL_MIN = 16  # tensors this large (and contiguous) take the vectorised normal fill
-FILL_CHUNK_BLOCKS = 4096  # blocks of 16 normals computed together (a measured sweet spot)
+FILL_CHUNK_BLOCKS = 8192  # blocks of 16 normals computed together (a measured sweet spot)
+FIRST_CHUNK_BLOCKS = 1024
 
 
 def uniform_float(generator: Generator, count: int) -> np.ndarray:
@@ -70,8 +63,10 @@ def normal_scalar(generator: Generator, mean: float, std: float) -> float:
 
 
 def _fill_chunk_float(chunk: np.ndarray, out: np.ndarray, mean: float, std: float) -> None:
-    radius = np.sqrt(log_ps(f32(1) - chunk[:, :8]) * f32(-2))
-    sine, cosine = sincos_ps(TWO_PI_F32 * chunk[:, 8:])
+    radius = log_ps(f32(1) - chunk[:, :8])
+    radius *= f32(-2)
+    np.sqrt(radius, out=radius)
+    sine, cosine = sincos_ps(TWO_PI * chunk[:, 8:])
     if std == 1 and mean == 0:
         np.multiply(radius, cosine, out=out[:, :8])
         np.multiply(radius, sine, out=out[:, 8:])
@@ -82,15 +77,46 @@ def _fill_chunk_float(chunk: np.ndarray, out: np.ndarray, mean: float, std: floa
 
 def _fill_blocks_float(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
     """normal_fill_16_AVX2 over whole blocks of 16: the first 8 uniforms give the radius, the
-    last 8 the angle; cosines fill the first half of the block, sines the second. Done in
-    chunks that stay in the processor's cache (two threads gained nothing: numpy's calls on
-    chunks this size are too short to overlap)."""
+    last 8 the angle; cosines fill the first half of the block, sines the second."""
     blocks = uniforms.reshape(-1, 16)
     values = np.empty_like(blocks)
-    for start in range(0, len(blocks), FILL_CHUNK_BLOCKS):
-        end = start + FILL_CHUNK_BLOCKS
-        _fill_chunk_float(blocks[start:end], values[start:end], mean, std)
+    _fill_chunk_float(blocks, values, mean, std)
     return values.ravel()
+
+
+@functools.cache
+def _drawer() -> ThreadPoolExecutor:
+    """One worker thread that draws a large fill's uniforms chunk by chunk, in order."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="agraph-draw")
+
+
+def _normal_fill_float(generator: Generator, count: int, mean: float, std: float
+                       ) -> np.ndarray:
+    """The float32 fill, in chunks that stay in the processor's cache. For a large tensor the
+    generator's words are drawn by a worker thread, one chunk ahead of the chunk being turned
+    into normals (numpy releases the interpreter lock in both; the worker draws the chunks in
+    order, so the words are the same)."""
+    whole = count - count % 16
+    # a small first chunk: the drawing of the first chunk is the one wait that nothing overlaps
+    first = min(whole, FIRST_CHUNK_BLOCKS * 16)
+    sizes = [first] + [FILL_CHUNK_BLOCKS * 16] * ((whole - first) // (FILL_CHUNK_BLOCKS * 16))
+    sizes += [size for size in (whole - sum(sizes), count - whole) if size]
+    if len(sizes) > 1:
+        pending = [_drawer().submit(uniform_float, generator, size) for size in sizes]
+        chunks = (future.result() for future in pending)
+    else:
+        chunks = (uniform_float(generator, size) for size in sizes)
+    values = np.empty(count, dtype=f32)
+    start = 0
+    for chunk in chunks:
+        end = start + len(chunk) - len(chunk) % 16
+        if end > start:
+            _fill_chunk_float(chunk[:end - start].reshape(-1, 16),
+                              values[start:end].reshape(-1, 16), mean, std)
+        start += len(chunk)
+    if whole != count:
+        values[count - 16:] = _fill_blocks_float(uniform_float(generator, 16), mean, std)
+    return values
 
 
 def _fill_blocks_double(uniforms: np.ndarray, mean: float, std: float) -> np.ndarray:
@@ -113,14 +139,14 @@ def normal(generator: Generator, count: int, mean: float, std: float, dtype: Any
     if count < NORMAL_FILL_MIN or not contiguous:
         scalars = [normal_scalar(generator, mean, std) for _ in range(count)]
         return np.array(scalars, dtype=f64).astype(dtype)
-    draw = uniform_double if double else uniform_float
-    fill = _fill_blocks_double if double else _fill_blocks_float
-    uniforms = draw(generator, count)
+    if not double:
+        return _normal_fill_float(generator, count, mean, std).astype(dtype, copy=False)
+    uniforms = uniform_double(generator, count)
     whole = count - count % 16
-    values = np.empty(count, dtype=f64 if double else f32)
-    values[:whole] = fill(uniforms[:whole], mean, std)
+    values = np.empty(count, dtype=f64)
+    values[:whole] = _fill_blocks_double(uniforms[:whole], mean, std)
     if whole != count:
-        values[count - 16:] = fill(draw(generator, 16), mean, std)
+        values[count - 16:] = _fill_blocks_double(uniform_double(generator, 16), mean, std)
     return values.astype(dtype)
 
 
