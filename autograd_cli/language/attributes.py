@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from autograd_cli.language import classes, definitions
 from autograd_cli.language.builtins import PLAIN_METHODS, checked_method, checked_method_names
 from autograd_cli.language.checker import SAVED_TENSOR_ATTRIBUTES
+from autograd_cli.language.exceptions import ProgramExit
 from autograd_cli.language.objects import (
     BoundMethod,
     BuiltinType,
@@ -78,6 +79,8 @@ class AttributeAccess:
             return value.program_attributes[name]
         if isinstance(value, BaseException) and name == "args":
             return value.args
+        if kind is ProgramExit and name == "code":
+            return value.code
         if kind is Refused:  # a library function that would touch the host, used
             raise value.error()
         if kind.__module__ == "builtins" and not hasattr(kind, name):  # Python's own message

@@ -21,6 +21,20 @@ from autograd_cli.language.limits import LIMIT_ERROR
 if TYPE_CHECKING:
     from autograd_cli.language.evaluator import Interpreter
 
+
+class ProgramExit(Exception):
+    """`SystemExit` as a program sees it (argparse raises it on a bad argument or `--help`):
+    catchable by the program; uncaught, it ends the run with its code as the error. (The
+    host's own SystemExit is never the program's.)"""
+
+    def __init__(self, code: Any = None) -> None:
+        super().__init__(*(() if code is None else (code,)))
+        self.code = code
+
+
+ProgramExit.__name__ = ProgramExit.__qualname__ = "SystemExit"
+ProgramExit.__module__ = "builtins"  # shown and named as Python's own
+
 # The exception classes a program can name, catch and raise (Python's own classes: the
 # engine raises them with PyTorch's messages).
 EXCEPTION_CLASSES: dict[str, type[BaseException]] = {
@@ -29,11 +43,10 @@ EXCEPTION_CLASSES: dict[str, type[BaseException]] = {
         LookupError, NameError, NotImplementedError, OverflowError, RuntimeError,
         StopIteration, TypeError, UnboundLocalError, ValueError, ZeroDivisionError,
         ImportError, ModuleNotFoundError, FloatingPointError, UserWarning, Warning,
-        DeprecationWarning, RuntimeWarning, UnicodeError, SyntaxError)
+        DeprecationWarning, RuntimeWarning, UnicodeError, SyntaxError, ProgramExit)
 }
 # Errors of the run itself, never the program's to catch.
-UNCATCHABLE = frozenset({LIMIT_ERROR, "RecursionError", "MemoryError", "SystemExit",
-                         "KeyboardInterrupt"})
+UNCATCHABLE = frozenset({LIMIT_ERROR, "RecursionError", "MemoryError", "KeyboardInterrupt"})
 
 
 def program_exception(error: ScriptError) -> BaseException | None:

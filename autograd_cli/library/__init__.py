@@ -36,6 +36,8 @@ LIBRARY_MODULES: dict[str, str] = {
     "string": "string_module",
     "pprint": "pprint_module",
     "copy": "copy_module",
+    "argparse": "argparse_module",
+    "logging": "logging_module",
     "os": "host",
     "sys": "host",
     "numpy": "numpy_module",
