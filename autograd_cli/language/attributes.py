@@ -79,7 +79,7 @@ class AttributeAccess:
             return value.program_attributes[name]
         if isinstance(value, BaseException) and name == "args":
             return value.args
-        if kind is ProgramExit and name == "code":
+        if isinstance(value, ProgramExit) and name == "code":
             return value.code
         if kind is Refused:  # a library function that would touch the host, used
             raise value.error()
