@@ -27,9 +27,10 @@ class ProgramExit(Exception):
     catchable by the program; uncaught, it ends the run with its code as the error. (The
     host's own SystemExit is never the program's.)"""
 
-    def __init__(self, code: Any = None) -> None:
-        super().__init__(*(() if code is None else (code,)))
-        self.code = code
+    @property
+    def code(self) -> Any:
+        """Python's: None without arguments, the argument, or the tuple of them."""
+        return None if not self.args else self.args[0] if len(self.args) == 1 else self.args
 
 
 ProgramExit.__name__ = ProgramExit.__qualname__ = "SystemExit"
