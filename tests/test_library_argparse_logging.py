@@ -146,3 +146,19 @@ def test_a_runs_loggers_are_its_own() -> None:
     second = "import logging\nlogging.debug('two')\nlogging.warning('three')\n"
     assert agraph(first)[1] == "DEBUG:root:one\n"
     assert agraph(second)[1] == "WARNING:root:three\n"  # the first run's level did not stay
+
+
+def test_systemexit_is_the_programs_to_catch_and_raise() -> None:
+    source = """
+        class Stop(SystemExit):
+            pass
+        for value in [(), (3,), ("bye",), (1, 2)]:
+            try:
+                raise Stop(*value)
+            except SystemExit as stop:
+                print(stop.code, stop.args, isinstance(stop, Stop))
+    """
+    stdout, _, error = agraph(source)
+    assert error is None
+    assert stdout == cpython(source)[0]
+    assert agraph("raise SystemExit('bye')\n")[2] == "SystemExit: bye"
