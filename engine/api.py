@@ -277,9 +277,12 @@ def members(name: str, **extra: Any) -> LazyMembers:
     return LazyMembers(lambda: {**getattr(sys.modules[__name__], name), **extra})
 
 
+NUMPY_PRINT_DEFAULTS = np.get_printoptions()
+
+
 def reset_state() -> None:
     """Fresh global state for a run: grad mode on, the CPU as default device, default print
-    options, agraph's fixed seed (engine/generator.py), no observer,
+    options (torch's and numpy's), agraph's fixed seed (engine/generator.py), no observer,
     no post-accumulate hooks left from an earlier run (they would keep its objects alive)."""
     addresses.reset()
     device.reset_default()
@@ -287,6 +290,7 @@ def reset_state() -> None:
     grad_mode.set_enabled(True)
     dtypes.set_default_float(dtypes.float32)
     printing.set_printoptions(profile="default")
+    np.set_printoptions(**NUMPY_PRINT_DEFAULTS)  # a run may set numpy's (the process's)
     random.reset()
     recording.set_observer(None)
     autograd.SAVED_TENSORS_HOOKS.clear()

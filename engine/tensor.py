@@ -71,7 +71,7 @@ class Tensor(TensorOperators):
         requires_grad_ zero_ fill_ copy_ uniform_ normal_ float double long int bool half
         to type type_as cpu cuda get_device is_floating_point numpy element_size nelement
         new_zeros new_ones new_full new_tensor new_empty stride contiguous is_contiguous
-        byte char short ndimension
+        byte char short ndimension nbytes itemsize
         """.split())
     SETTABLE_ATTRS = frozenset({"requires_grad", "data", "grad"})
 
@@ -373,6 +373,14 @@ class Tensor(TensorOperators):
 
     def element_size(self) -> int:
         return int(self.array.itemsize)
+
+    @property
+    def itemsize(self) -> int:
+        return int(self.array.itemsize)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.array.nbytes)
 
     @property
     def device(self) -> devices.Device:

@@ -13,6 +13,7 @@ import pytest
 
 from autograd_cli.language.interpreter import run_program
 from autograd_cli.language.limits import Limits
+from engine.api import NUMPY_PRINT_DEFAULTS
 from tests.conftest import assert_refused_when_used
 
 
@@ -196,7 +197,6 @@ REFUSED = [
     ("np.frombuffer(a)", "numpy.frombuffer()"),
     ("np.ctypeslib.as_array(a)", "numpy.ctypeslib"),
     ("np.lib.format.open_memmap('out.npy')", "numpy.lib"),
-    ("np.set_printoptions(threshold=10**9)", "numpy.set_printoptions()"),
     ("np.vectorize(print)", "numpy.vectorize()"),
 ]
 
@@ -215,3 +215,57 @@ def test_print_options_do_not_leak_between_runs() -> None:
             "[0.33333333]\n"
     finally:
         np.set_printoptions()
+
+
+PRINT_OPTIONS_PROGRAM = """
+    import numpy as np
+    a = np.array([1e-5, 1.23456789, 1234.5, np.nan])
+    print(a)
+    with np.printoptions(precision=2, suppress=True):
+        print(a)
+    print(a, np.get_printoptions()["precision"])
+    np.set_printoptions(threshold=5, edgeitems=1, sign="+")
+    print(np.arange(10), np.array([0.5, -0.5]))
+    np.set_printoptions(precision=3, suppress=True, threshold=np.inf, linewidth=30)
+    print(a, np.arange(12))
+"""
+
+
+def test_print_options_are_numpys_and_end_with_the_run() -> None:
+    np.set_printoptions(**NUMPY_PRINT_DEFAULTS)
+    try:
+        expected = numpy_output(PRINT_OPTIONS_PROGRAM)
+    finally:
+        np.set_printoptions(**NUMPY_PRINT_DEFAULTS)
+    assert agraph_output(PRINT_OPTIONS_PROGRAM) == expected
+    # the next run starts from numpy's defaults
+    assert agraph_output("import numpy as np\nprint(np.array([1e-5, 1.5]))\n") == (
+        "[1.0e-05 1.5e+00]\n")
+
+
+@pytest.mark.parametrize("call, message", [
+    ("np.set_printoptions(formatter={'float': str})", "formatter= and override_repr="),
+    ("np.set_printoptions(precision=10**6)", "precision must be an int between"),
+    ("np.set_printoptions(nanstr='x' * 1000)", "nanstr must be a str of at most"),
+    ("np.printoptions(floatmode='wide')", "floatmode option must be one of"),
+])
+def test_print_options_are_checked(call: str, message: str) -> None:
+    result = run_program(f"import numpy as np\n{call}\n")
+    assert result.error is not None and message in result.error.message
+    assert np.get_printoptions()["precision"] == 8
+
+
+def test_printing_everything_is_sized_first() -> None:
+    result = run_program("import numpy as np\nnp.set_printoptions(threshold=10**9)\n"
+                         "a = np.zeros(3 * 10**6)\nprint(a)\n",
+                         Limits(max_total_tensor_bytes=64 * 2**20))
+    assert result.error is not None and result.error.type_name == "LimitError"
+    assert result.error.line == 4
+
+
+def test_tensor_sizes_in_bytes() -> None:
+    assert agraph_output("""
+        import torch
+        x = torch.zeros(3, 5, dtype=torch.float64)
+        print(x.nbytes, x.itemsize, x[:, 1].nbytes, torch.ones(2, dtype=torch.int8).nbytes)
+    """) == "120 8 24 2\n"

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from autograd_cli.language.objects import BuiltinType, Namespace
-from autograd_cli.library import numpy_random
+from autograd_cli.library import numpy_printing, numpy_random
 from engine import budget
 from engine.ndarray import (
     NumpyArray,
@@ -67,7 +67,7 @@ REFUSED = {
     **{name: "interpreter" for name in ("show_config", "show_runtime", "info", "source",
                                         "get_include", "testing", "f2py", "distutils",
                                         "vectorize", "frompyfunc", "fromfunction",
-                                        "apply_along_axis", "apply_over_axes", "set_printoptions",
+                                        "apply_along_axis", "apply_over_axes",
                                         "seterr", "seterrcall", "setbufsize")},
 }
 DTYPES = """float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool_
@@ -268,7 +268,6 @@ def _fft_namespace() -> Namespace:
 
 
 def namespace(runtime: Any, name: str) -> Namespace:
-    np.set_printoptions()  # numpy's print options are the process's: each run starts fresh
     families: dict[str, Callable[..., None]] = {}
     families.update({function: _pointwise for function in POINTWISE})
     families.update({function: _reducing for function in REDUCING})
@@ -286,6 +285,9 @@ def namespace(runtime: Any, name: str) -> Namespace:
     members.update({key: Refused(f"numpy.{key}()" if key not in ("lib", "ctypeslib", "testing")
                                  else f"numpy.{key}", reason)
                     for key, reason in REFUSED.items()})
+    members.update({"set_printoptions": numpy_printing.set_printoptions,
+                    "get_printoptions": numpy_printing.get_printoptions,
+                    "printoptions": numpy_printing.PrintOptions})
     members["linalg"] = _linalg()
     members["fft"] = _fft_namespace()
     members["random"] = numpy_random.namespace(runtime)
