@@ -52,6 +52,11 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
     ("__class__.__bases__", "class A:\n    pass\nb = A().__class__.__bases__", 3,
      "AttributeError", {}),
     ("__dict__ of an object", "class A:\n    pass\nd = A().__dict__", 3, "AttributeError", {}),
+    ("vars() shows no scope", "x = 1\nd = vars()", 2, "TypeError", {}),
+    ("vars() of an engine object", "import torch\nd = vars(torch.nn.Linear(1, 1))", 2,
+     "TypeError", {}),
+    ("vars() of a class", "class A:\n    pass\nd = vars(A)", 3, "TypeError", {}),
+    ("vars() of a function", "def f():\n    pass\nd = vars(f)", 3, "TypeError", {}),
     ("__subclasses__ through object", "s = object.__subclasses__()", 1, "AttributeError", {}),
     ("mro of a class", "class A:\n    pass\nm = A.mro()", 3, "AttributeError", {}),
     ("a bound method's function", """

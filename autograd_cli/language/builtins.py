@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any, Protocol
 
+from autograd_cli.language import classes
 from autograd_cli.language.formatting import TextFormatter
 from autograd_cli.language.limits import LimitExceeded, Limits
 from autograd_cli.language.memory import POINTER, STR_OBJECT, check_container, size_argument
@@ -250,6 +251,19 @@ class _Builtins:
         check_hash(value, self.runtime.limits.max_nested_items)
         return hash(value)
 
+    def vars(self, *args: Any) -> dict[str, Any]:
+        """`vars(obj)` of an object whose attributes are all the program's (its own classes'
+        plain objects, `argparse.Namespace`): a new dict of them. Without an argument it would
+        show a scope, and an engine object's attributes are agraph's: both refused."""
+        if len(args) != 1:
+            raise TypeError("vars() takes one argument in agraph programs")
+        value = args[0]
+        if getattr(type(value), "OPEN_ATTRS", False):
+            return dict(value.program_attributes)
+        if classes.is_plain_program_object(value):
+            return dict(getattr(value, "__dict__", {}))
+        raise TypeError("vars() argument must have __dict__ attribute")
+
     def pow(self, base: Any, exp: Any, mod: Any = None) -> Any:
         if mod is None:
             return self.runtime.power(base, exp)
@@ -257,7 +271,7 @@ class _Builtins:
 
 
 FUNCTIONS = ("print", "repr", "format", "min", "max", "sum", "round", "sorted", "any", "all",
-             "isinstance", "map", "filter", "hash", "pow")
+             "isinstance", "map", "filter", "hash", "pow", "vars")
 for _name in FUNCTIONS:
     getattr(_Builtins, _name).__qualname__ = _name
 

@@ -48,7 +48,7 @@ FUTURE_FEATURES = frozenset({"print_function", "division", "absolute_import",
 
 # Host builtins a program must never reach; using one is refused before the program runs.
 FORBIDDEN_BUILTINS = frozenset("""
-    exec compile open input breakpoint help exit quit globals locals vars dir delattr
+    exec compile open input breakpoint help exit quit globals locals dir delattr
     memoryview bytearray issubclass
 """.split())
 
