@@ -101,7 +101,7 @@ def _normal_fill_float(generator: Generator, count: int, mean: float, std: float
     first = min(whole, FIRST_CHUNK_BLOCKS * 16)
     sizes = [first] + [FILL_CHUNK_BLOCKS * 16] * ((whole - first) // (FILL_CHUNK_BLOCKS * 16))
     sizes += [size for size in (whole - sum(sizes), count - whole) if size]
-    if len(sizes) > 1:
+    if whole > first:  # more than one chunk: draw ahead in the worker
         pending = [_drawer().submit(uniform_float, generator, size) for size in sizes]
         chunks = (future.result() for future in pending)
     else:
