@@ -171,12 +171,15 @@ def namespace(runtime: Any, name: str) -> Namespace:
                      argument_default: Any = None, conflict_handler: Any = "error",
                      add_help: Any = True, allow_abbrev: Any = True, exit_on_error: Any = True
                      ) -> None:
+            for text in (prog, usage, description, epilog):
+                if text is not None and type(text) is not str:
+                    raise TypeError("prog, usage, description and epilog must be strings")
             formatter = argparse.HelpFormatter
             if formatter_class is not None:
                 if formatter_class not in _FORMATTERS.values():
                     raise ValueError("formatter_class must be one of argparse's formatters")
                 formatter = formatter_class
-            parser = _HostParser(write, prog=PROG if prog is None else str(prog), usage=usage,
+            parser = _HostParser(write, prog=PROG if prog is None else prog, usage=usage,
                                  description=description, epilog=epilog,
                                  formatter_class=formatter, prefix_chars=prefix_chars,
                                  argument_default=argument_default,
