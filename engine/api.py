@@ -222,6 +222,12 @@ def _func() -> dict[str, Any]:
     return dict(func_transforms.FUNC)
 
 
+def _distributions() -> dict[str, Any]:
+    from engine import distributions  # lazy: built on first use (startup time)
+
+    return dict(distributions.DISTRIBUTIONS)
+
+
 def _autograd_functional() -> dict[str, Any]:
     from engine import autograd_functional  # lazy: built on first use (startup time)
 
@@ -232,7 +238,7 @@ _SUBMODULES: dict[str, Callable[[], dict[str, Any]]] = {
     "NN": _nn, "FUNCTIONAL": _functional, "NN_UTILS": _nn_utils,
     "NN_UTILS_RNN": _nn_utils_rnn, "OPTIM": _optim,
     "LR_SCHEDULER": _lr_scheduler, "LINALG": _linalg, "AUTOGRAD_FUNCTIONAL": _autograd_functional,
-    "FUNC": _func,
+    "FUNC": _func, "DISTRIBUTIONS": _distributions,
     "DATA": _data, "AUTOGRAD_FUNCTION": _autograd_function, "AUTOGRAD_GRAPH": _autograd_graph,
 }
 

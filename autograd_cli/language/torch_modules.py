@@ -4,6 +4,7 @@ engine/api.py), and setting the engine up for a run (PyTorch's defaults, the run
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from types import ModuleType
 
@@ -14,6 +15,34 @@ from engine import api
 TORCH_FUNCTIONAL = """atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes
     broadcast_tensors cartesian_prod cdist chain_matmul einsum lu meshgrid norm split stft istft
     tensordot unique unique_consecutive unravel_index pca_lowrank svd_lowrank""".split()
+
+
+# torch.distributions' submodules and the names each defines
+DISTRIBUTION_MODULES = {"normal": ("Normal",), "uniform": ("Uniform",),
+                        "bernoulli": ("Bernoulli",), "categorical": ("Categorical",),
+                        "distribution": ("Distribution",), "kl": ("kl_divergence",)}
+
+
+class _Picked(Mapping[str, object]):
+    """Some members of an engine/api.py submodule, read when first used."""
+
+    def __init__(self, submodule: str, names: tuple[str, ...]) -> None:
+        self.submodule = submodule
+        self.names = names
+
+    def __getitem__(self, name: str) -> object:
+        if name not in self.names:
+            raise KeyError(name)
+        return api.members(self.submodule)[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
 
 
 @lru_cache(maxsize=1)
@@ -31,6 +60,15 @@ def torch_namespaces() -> dict[str, Namespace]:
     autograd = Namespace("torch.autograd", {**api.AUTOGRAD, "functional": autograd_functional,
                                             "function": function, "graph": autograd_graph})
     func = Namespace("torch.func", api.members("FUNC"))
+    # torch.distributions and the modules its classes are defined in (`from
+    # torch.distributions.normal import Normal`)
+    distribution_modules = {
+        f"torch.distributions.{module}": Namespace(f"torch.distributions.{module}",
+                                                   _Picked("DISTRIBUTIONS", names))
+        for module, names in DISTRIBUTION_MODULES.items()}
+    distributions = Namespace("torch.distributions", api.members(
+        "DISTRIBUTIONS", **{name.rpartition(".")[2]: module
+                            for name, module in distribution_modules.items()}))
     data = Namespace("torch.utils.data", api.members("DATA"))
     torch_utils = Namespace("torch.utils", {"data": data})
     # torch.functional: the tensor functions PyTorch defines in that module (tutorials import
@@ -39,7 +77,7 @@ def torch_namespaces() -> dict[str, Namespace]:
         name: api.TORCH[name] for name in TORCH_FUNCTIONAL if name in api.TORCH})
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
                                 "utils": torch_utils, "functional": functional_module,
-                                "func": func, "vmap": _vmap})
+                                "func": func, "vmap": _vmap, "distributions": distributions})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
             "torch.functional": functional_module,
             "torch.nn.utils": utils, "torch.nn.utils.rnn": rnn,
@@ -50,7 +88,8 @@ def torch_namespaces() -> dict[str, Namespace]:
                                                   api.members("LR_SCHEDULER")),
             "torch.linalg": Namespace("torch.linalg", api.members("LINALG")),
             "torch.utils": torch_utils, "torch.utils.data": data,
-            "torch.autograd.graph": autograd_graph, "torch.func": func}
+            "torch.autograd.graph": autograd_graph, "torch.func": func,
+            "torch.distributions": distributions, **distribution_modules}
 
 
 def _vmap(*args: object, **kwargs: object) -> object:

@@ -20,6 +20,9 @@ TORCH_MODULES = frozenset({
     "torch.optim", "torch.autograd",
     "torch.autograd.functional", "torch.autograd.function", "torch.optim.lr_scheduler",
     "torch.linalg", "torch.utils", "torch.utils.data", "torch.autograd.graph", "torch.func",
+    "torch.distributions", "torch.distributions.normal", "torch.distributions.uniform",
+    "torch.distributions.bernoulli", "torch.distributions.categorical",
+    "torch.distributions.distribution", "torch.distributions.kl",
 })
 
 # Module name -> the module of this package whose `namespace(runtime, name)` builds it.
