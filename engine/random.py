@@ -378,6 +378,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  
         if count == 1:
             return argmax(keys, dim=-1, keepdim=True)
         return topk(keys, count)[1]
+    budget.check_shape((rows.shape[0], count), 8 + 8)  # the samples and one row's uniforms
     samples = np.empty((rows.shape[0], count), dtype=np.int64)
     for row, probabilities in enumerate(rows):
         cumulative = np.cumsum(probabilities, dtype=probabilities.dtype)

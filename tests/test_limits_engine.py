@@ -286,7 +286,9 @@ def test_hostile_program_is_refused_before_it_allocates(
      "LimitError: unbind() of a tensor of shape [10000000] makes 10000000 tensors"),
     ("torch.set_printoptions(precision=1000000)\nprint(torch.rand(1000))\n",
      "LimitError: printing a tensor of shape [1000] makes a text of about"),
-], ids=["matmul", "unbind", "print"])
+    ("p = torch.ones(2, 3)\ns = torch.multinomial(p, 10**9, replacement=True)\n",
+     "LimitError: tensor of shape [2, 1000000000] has 2000000000 elements"),
+], ids=["matmul", "unbind", "print", "multinomial"])
 def test_the_cli_reports_the_limit_at_its_line(tmp_path: Any, program: str,
                                               fragment: str) -> None:
     source = tmp_path / "hostile.expr"
