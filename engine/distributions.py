@@ -1,4 +1,5 @@
-"""`torch.distributions`: Normal, Uniform, Bernoulli, Categorical and `kl_divergence`.
+"""`torch.distributions`: Normal, Uniform, Bernoulli, Categorical, Exponential, Independent and
+`kl_divergence`.
 
 PyTorch writes its distributions in Python over tensor operations; here they are the same
 formulas over agraph's operations, in the same order, so values, random draws and `grad_fn`s
@@ -464,6 +465,131 @@ class Categorical(Distribution):
         return values  # type: ignore[no-any-return]
 
 
+class Exponential(Distribution):
+    """`Exponential(rate)`."""
+
+    PUBLIC_ATTRS = Distribution.PUBLIC_ATTRS | frozenset({"rate", "icdf"})
+    parameters = ("rate",)
+    constraints = {"rate": "GreaterThan(lower_bound=0.0)"}
+    has_rsample = True
+
+    def __init__(self, rate: Any, validate_args: Any = None) -> None:
+        (self.rate,) = broadcast_all(rate)
+        super().__init__(() if isinstance(rate, (int, float)) else self.rate.size(), (),
+                         validate_args)
+
+    def support_name(self) -> str:
+        return "GreaterThanEq(lower_bound=0.0)"
+
+    def _check_sample(self, value: Any) -> None:
+        if not isinstance(value, Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        if not bool((value >= 0).all()):
+            raise ValueError(f"Expected value argument (Tensor of shape {tuple(value.shape)}) to "
+                             f"be within the support ({self.support_name()}) of the "
+                             f"distribution {self!r}, but found invalid values:\n{value}")
+
+    @property
+    def mean(self) -> Tensor:
+        return self.rate.reciprocal()  # type: ignore[no-any-return]
+
+    @property
+    def mode(self) -> Tensor:
+        return _torch("zeros_like")(self.rate)
+
+    @property
+    def stddev(self) -> Tensor:
+        return self.rate.reciprocal()  # type: ignore[no-any-return]
+
+    @property
+    def variance(self) -> Tensor:
+        return self.rate.pow(-2)
+
+    def rsample(self, sample_shape: Any = NO_SAMPLES) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        draws = _torch("empty")(*shape, dtype=self.rate.dtype).exponential_()
+        return draws / self.rate  # type: ignore[no-any-return]
+
+    def log_prob(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._check_sample(value)
+        return self.rate.log() - self.rate * value  # type: ignore[no-any-return]
+
+    def cdf(self, value: Any) -> Tensor:
+        if self._validate_args:
+            self._check_sample(value)
+        return 1 - F.exp(-self.rate * value)  # type: ignore[no-any-return]
+
+    def icdf(self, value: Any) -> Tensor:
+        return -F.log1p(-value) / self.rate  # type: ignore[no-any-return]
+
+    def entropy(self) -> Tensor:
+        return 1.0 - F.log(self.rate)  # type: ignore[no-any-return]
+
+
+def _sum_rightmost(value: Tensor, dims: int) -> Tensor:
+    if dims == 0:
+        return value
+    return value.reshape(tuple(value.shape[:-dims]) + (-1,)).sum(-1)  # type: ignore[no-any-return]
+
+
+class Independent(Distribution):
+    """`Independent(base, n)`: the base's `n` rightmost batch dimensions as event
+    dimensions (log_prob and entropy summed over them)."""
+
+    PUBLIC_ATTRS = Distribution.PUBLIC_ATTRS | frozenset({"base_dist",
+                                                          "reinterpreted_batch_ndims"})
+
+    def __init__(self, base_distribution: Any, reinterpreted_batch_ndims: Any,
+                 validate_args: Any = None) -> None:
+        if not isinstance(base_distribution, Distribution):
+            raise TypeError("Independent takes a distribution")
+        ndims = int(reinterpreted_batch_ndims)
+        if ndims > len(base_distribution.batch_shape):
+            raise ValueError("Expected reinterpreted_batch_ndims <= "
+                             "len(base_distribution.batch_shape), actual "
+                             f"{ndims} vs {len(base_distribution.batch_shape)}")
+        shape = tuple(base_distribution.batch_shape) + tuple(base_distribution.event_shape)
+        event_dim = ndims + len(base_distribution.event_shape)
+        self.base_dist = base_distribution
+        self.reinterpreted_batch_ndims = ndims
+        super().__init__(shape[:len(shape) - event_dim], shape[len(shape) - event_dim:],
+                         validate_args)
+
+    @property
+    def has_rsample(self) -> bool:  # type: ignore[override]
+        return self.base_dist.has_rsample
+
+    @property
+    def mean(self) -> Tensor:
+        return self.base_dist.mean  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def mode(self) -> Tensor:
+        return self.base_dist.mode  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def variance(self) -> Tensor:
+        return self.base_dist.variance  # type: ignore[attr-defined, no-any-return]
+
+    def sample(self, sample_shape: Any = NO_SAMPLES) -> Tensor:
+        return self.base_dist.sample(sample_shape)
+
+    def rsample(self, sample_shape: Any = NO_SAMPLES) -> Tensor:
+        return self.base_dist.rsample(sample_shape)
+
+    def log_prob(self, value: Any) -> Tensor:
+        return _sum_rightmost(self.base_dist.log_prob(value),  # type: ignore[attr-defined]
+                              self.reinterpreted_batch_ndims)
+
+    def entropy(self) -> Tensor:
+        return _sum_rightmost(self.base_dist.entropy(),  # type: ignore[attr-defined]
+                              self.reinterpreted_batch_ndims)
+
+    def __repr__(self) -> str:
+        return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
+
+
 def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
     """KL(p || q) for two distributions of one family, PyTorch's formula for each."""
     inf = float("inf")
@@ -485,6 +611,14 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
         t2[q.probs == 1] = inf
         t2[p.probs == 1] = 0
         return t1 + t2  # type: ignore[no-any-return]
+    if type(p) is Independent and type(q) is Independent:
+        if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+            raise NotImplementedError
+        return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist),
+                              p.reinterpreted_batch_ndims)
+    if type(p) is Exponential and type(q) is Exponential:
+        rate_ratio = q.rate / p.rate
+        return -rate_ratio.log() + rate_ratio - 1  # type: ignore[no-any-return]
     if type(p) is Normal and type(q) is Uniform:  # unbounded support against a bounded one
         return _torch("full_like")(p.loc, inf)
     if type(p) is Uniform and type(q) is Uniform:
@@ -501,7 +635,8 @@ def _softplus(x: Tensor) -> Tensor:
 
 DISTRIBUTIONS: dict[str, Any] = {
     "Distribution": Distribution, "Normal": Normal, "Uniform": Uniform, "Bernoulli": Bernoulli,
-    "Categorical": Categorical, "kl_divergence": kl_divergence,
+    "Categorical": Categorical, "Exponential": Exponential, "Independent": Independent,
+    "kl_divergence": kl_divergence,
 }
-for _kind in (Distribution, Normal, Uniform, Bernoulli, Categorical):
+for _kind in (Distribution, Normal, Uniform, Bernoulli, Categorical, Exponential, Independent):
     _kind.__module__ = "torch.distributions"

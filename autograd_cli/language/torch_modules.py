@@ -20,6 +20,7 @@ TORCH_FUNCTIONAL = """atleast_1d atleast_2d atleast_3d block_diag broadcast_shap
 # torch.distributions' submodules and the names each defines
 DISTRIBUTION_MODULES = {"normal": ("Normal",), "uniform": ("Uniform",),
                         "bernoulli": ("Bernoulli",), "categorical": ("Categorical",),
+                        "exponential": ("Exponential",), "independent": ("Independent",),
                         "distribution": ("Distribution",), "kl": ("kl_divergence",)}
 
 

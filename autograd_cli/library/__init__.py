@@ -23,6 +23,7 @@ TORCH_MODULES = frozenset({
     "torch.distributions", "torch.distributions.normal", "torch.distributions.uniform",
     "torch.distributions.bernoulli", "torch.distributions.categorical",
     "torch.distributions.distribution", "torch.distributions.kl",
+    "torch.distributions.exponential", "torch.distributions.independent",
 })
 
 # Module name -> the module of this package whose `namespace(runtime, name)` builds it.
