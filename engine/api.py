@@ -32,6 +32,8 @@ from engine import (
     random,
     recording,
     registry,
+    settings,
+    testing,
 )
 from engine.functional import linalg
 from engine.size import Size
@@ -142,7 +144,9 @@ TORCH.update({
     "accelerator": device.submodule("torch.accelerator", device.ACCELERATOR),
     "version": device.submodule("torch.version", device.VERSION),
     "backends": device.submodule("torch.backends", {
-        "mps": device.submodule("torch.backends.mps", device.MPS)}),
+        "mps": device.submodule("torch.backends.mps", device.MPS), "cudnn": settings.CUDNN}),
+    "testing": device.submodule("torch.testing", testing.TESTING),
+    **settings.SETTINGS,
     "linalg": linalg.linalg,
 })
 
@@ -286,6 +290,13 @@ def members(name: str, **extra: Any) -> LazyMembers:
 NUMPY_PRINT_DEFAULTS = np.get_printoptions()
 
 
+def reset_switches() -> None:
+    """numpy's print options and PyTorch's global switches as a fresh process has them (a
+    run may set them; both are the process's)."""
+    np.set_printoptions(**NUMPY_PRINT_DEFAULTS)
+    settings.reset()
+
+
 def reset_state() -> None:
     """Fresh global state for a run: grad mode on, the CPU as default device, default print
     options (torch's and numpy's), agraph's fixed seed (engine/generator.py), no observer,
@@ -296,7 +307,7 @@ def reset_state() -> None:
     grad_mode.set_enabled(True)
     dtypes.set_default_float(dtypes.float32)
     printing.set_printoptions(profile="default")
-    np.set_printoptions(**NUMPY_PRINT_DEFAULTS)  # a run may set numpy's (the process's)
+    reset_switches()
     random.reset()
     recording.set_observer(None)
     autograd.SAVED_TENSORS_HOOKS.clear()

@@ -119,6 +119,7 @@ def configure_engine(limits: Limits) -> None:
         torch["set_grad_enabled"](True)
     if "set_printoptions" in torch:
         torch["set_printoptions"](profile="default")
+    api.reset_switches()
     configure_budget(limits)
 
 
