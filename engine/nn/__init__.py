@@ -49,6 +49,7 @@ for _family in (layers, convolution, pooling, normalization, recurrent, activati
     NN.update(_classes(_family))
 
 FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
+                              "rms_norm": normalization.rms_norm,
                               "embedding": embedding, "batch_norm": batch_norm,
                               "cosine_similarity": F.cosine_similarity}
 for _family in (functional, loss, margin_loss, convolution_functions):

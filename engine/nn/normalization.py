@@ -1,5 +1,6 @@
 """BatchNorm1d and BatchNorm2d: weight ones, bias zeros, the running statistics as buffers
-(running_mean, running_var, num_batches_tracked), updated in training mode as PyTorch does."""
+(running_mean, running_var, num_batches_tracked), updated in training mode as PyTorch does.
+RMSNorm: ATen's composite `rms_norm`, op for op."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from engine import budget, dtypes, grad_mode
-from engine.nn.module import Module, affine_parameters
+from engine.nn.module import Module, Parameter, affine_parameters
 from engine.ops.norm import batch_norm
 from engine.tensor import Tensor
 
@@ -83,3 +84,55 @@ class BatchNorm1d(_BatchNorm):
 
 class BatchNorm2d(_BatchNorm):
     ranks = (4,)
+
+
+def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,  # noqa: A002
+             eps: float | None = None) -> Tensor:
+    """`input * rsqrt(mean(input ** 2) + eps) * weight` over the last dims, the ops ATen's
+    rms_norm runs (eps: the dtype's epsilon by default)."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if len(shape) > input.ndim:
+        raise ValueError(f"Input tensor must have at least {len(shape)} dimensions, but got "
+                         f"{input.ndim}")
+    if tuple(input.shape_tuple[input.ndim - len(shape):]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape "
+            f"[*{', '.join(str(s) for s in shape)}], but got input of size"
+            f"{list(input.shape_tuple)}")
+    epsilon = dtypes.finfo(input.dtype).eps if eps is None else eps
+    dims = tuple(range(input.ndim - len(shape), input.ndim))
+    scale = input.pow(2).mean(dims, keepdim=True).add_(epsilon).rsqrt()
+    result = input.mul(scale)
+    return result if weight is None else result.mul(weight)
+
+
+class RMSNorm(Module):
+    """Root-mean-square normalization over the last dims; weight ones (elementwise_affine)."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "normalized_shape", "eps",
+                                          "elementwise_affine", "reset_parameters"}
+    SETTABLE_ATTRS = frozenset({"weight", "eps"})
+
+    def __init__(self, normalized_shape: Any, eps: float | None = None,
+                 elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        shape = ((normalized_shape,) if isinstance(normalized_shape, int)
+                 else tuple(int(s) for s in normalized_shape))
+        self.normalized_shape, self.eps = shape, eps
+        self.elementwise_affine = elementwise_affine
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
+        budget.check_shape(shape, np_dtype.itemsize)
+        self.register_parameter("weight", Parameter(Tensor._wrap(np.ones(shape, np_dtype)))
+                                if elementwise_affine else None)
+
+    def reset_parameters(self) -> None:
+        if self.weight is not None:
+            with grad_mode.no_grad():
+                self.weight.fill_(1)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
+        return rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")
