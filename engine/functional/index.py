@@ -4,6 +4,7 @@ scatter, scatter_add, index_add, take, masked_select, nonzero/argwhere."""
 from __future__ import annotations
 
 import builtins
+import warnings
 from typing import Any
 
 import numpy as np
@@ -195,17 +196,14 @@ def _check_scatter(a: Tensor, d: int, index: np.ndarray, src: Tensor | None, nam
 @public(method=True, inplace=True)
 def scatter(a: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
             reduce: Any = None) -> Tensor:
-    if reduce is not None:
-        raise NotImplementedError("scatter with reduce= is not supported by agraph")
     d = normalize_dim(dim, a.ndim)
     array = _index_array(index, "scatter")
     if src is None:
         src = value
+    if reduce is not None:
+        return _scatter_reduce(a, d, array, src, reduce)
     if isinstance(src, Tensor):
         _check_scatter(a, d, array, src, "scatter")
-        block = src.array[tuple(slice(0, n) for n in array.shape)]
-        if block.shape != src.shape_tuple:
-            src = _slice_block(src, array.shape)
         if src.dtype is not a.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         return selection.Scatter.apply(a, src, dim=d, index=array)
@@ -213,11 +211,20 @@ def scatter(a: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
     return selection.ScatterValue.apply(a, dim=d, index=array, value=src)
 
 
-def _slice_block(src: Tensor, shape: tuple[int, ...]) -> Tensor:
-    for axis, size in enumerate(shape):
-        if size != src.shape_tuple[axis]:
-            src = slice_along(src, axis, slice(0, size))
-    return src
+def _scatter_reduce(a: Tensor, d: int, index: np.ndarray, src: Any, reduce: Any) -> Tensor:
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if isinstance(src, Tensor):
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                      "instead for more reduction options.", UserWarning, stacklevel=3)
+        _check_scatter(a, d, index, src, "scatter")
+        if src.dtype is not a.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        return selection.ScatterReduce.apply(a, dim=d, index=index, source=src.array,
+                                             reduce=reduce)
+    _check_scatter(a, d, index, None, "scatter")
+    return selection.ScatterReduce.apply(a, dim=d, index=index, source=src, reduce=reduce)
 
 
 @public(method=True, inplace=True)
