@@ -191,9 +191,18 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     expected = input.shape_tuple[:1] + input.shape_tuple[2:] if batched else ()
     if target.shape_tuple != expected:
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
-    return loss.NllLoss.apply(input, target=target.array.astype(np.int64),
-                              weight=_array(weight), ignore_index=ignore_index,
-                              reduction=reduction)
+    options = {"weight": _array(weight), "ignore_index": ignore_index, "reduction": reduction}
+    if input.ndim <= 2:
+        return loss.NllLoss.apply(input, target=target.array.astype(np.int64), **options)
+    if input.ndim == 4:
+        return loss.NllLoss2d.apply(input, target=target.array.astype(np.int64), **options)
+    # ATen's nll_loss_nd: other ranks go through nll_loss2d as (N, C, 1, -1)
+    n, c = input.shape_tuple[:2]
+    empty = input.numel() == 0
+    flat = input.contiguous().view(n, c, 0, 0) if empty else input.contiguous().view(n, c, 1, -1)
+    targets = target.array.astype(np.int64).reshape((n, 0, 0) if empty else (n, 1, -1))
+    result = loss.NllLoss2d.apply(flat, target=targets, **options)
+    return result.view(*expected) if reduction == "none" else result
 
 
 def _class_view(weight: Tensor, input: Tensor) -> Tensor:  # noqa: A002
