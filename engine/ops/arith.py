@@ -192,7 +192,7 @@ class Remainder(Function):
 
     grad_fn_name = "RemainderBackward1"
     promotes = True
-    saves = (0, 1)
+    saves: tuple[int, ...] = (0, 1)
     rounding = "floor"
     kernel = staticmethod(_remainder)
 

@@ -80,7 +80,7 @@ class MaskedFillTensor(MaskedFill):
 def scatter_positions(index: np.ndarray, dim: int) -> tuple[np.ndarray, ...]:
     """Where `index` writes: its own positions, with `dim` replaced by its values (an index
     smaller than the target covers only the block at its start, as in PyTorch)."""
-    positions = list(np.indices(index.shape, sparse=True))
+    positions: list[np.ndarray] = list(np.indices(index.shape, sparse=True))
     positions[dim] = index
     return tuple(positions)
 
