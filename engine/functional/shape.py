@@ -9,9 +9,11 @@ import builtins
 import warnings
 from typing import Any
 
-from engine import budget
+import numpy as np
+
+from engine import budget, dtypes
 from engine.operands import expect_tensor
-from engine.ops import matrix
+from engine.ops import matrix, selection
 from engine.ops import shape as shape_ops
 from engine.ops.index import slice_along
 from engine.registry import public
@@ -43,14 +45,29 @@ def tile(a: Tensor, dims: Any, *more: Any) -> Tensor:
 
 
 @public(method=True)
-def repeat_interleave(a: Tensor, repeats: Any, dim: Any = None, *,
+def repeat_interleave(a: Tensor, repeats: Any = None, dim: Any = None, *,
                       output_size: Any = None) -> Tensor:
-    """Integer repeats: torch unsqueezes, expands, clones and flattens (ViewBackward0)."""
+    """Integer repeats: torch unsqueezes, expands, clones and flattens (ViewBackward0); a
+    tensor of repeats picks rows with index_select (IndexSelectBackward0); with no repeats,
+    `a` is the repeats and the result the index each position repeats."""
+    if repeats is None:
+        return Tensor._wrap(_repeated_positions(a, output_size))
     if isinstance(repeats, Tensor):
-        if repeats.numel() != 1:
-            raise NotImplementedError("repeat_interleave with a tensor of repeats is not "
-                                      "supported by agraph (use an int)")
-        repeats = int(repeats.item())
+        source = shape_ops.flatten(a) if dim is None else a
+        d = 0 if dim is None else normalize_dim(dim, a.ndim)
+        size = source.shape_tuple[d] if source.ndim else 1
+        if repeats.ndim == 0 or repeats.shape_tuple == (1,):
+            counts = np.broadcast_to(repeats.array.reshape(1), (size,))
+        elif repeats.ndim == 1:
+            if repeats.shape_tuple[0] != size:
+                raise RuntimeError("repeats must have the same size as input along dim, but got "
+                                   f"repeats.size(0) = {repeats.shape_tuple[0]} and "
+                                   f"input.size({d}) = {size}")
+            counts = repeats.array
+        else:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        index = _repeated_positions(Tensor._wrap(counts), output_size, dtype=repeats.array.dtype)
+        return selection.IndexSelect.apply(source, dim=d, index=index.astype(np.int64))
     if repeats < 0:
         raise RuntimeError("repeats can not be negative")
     if dim is None:
@@ -66,6 +83,23 @@ def repeat_interleave(a: Tensor, repeats: Any, dim: Any = None, *,
     budget.check_shape(shape, a.array.itemsize)
     expanded = shape_ops.expand(shape_ops.unsqueeze(a, d + 1), *shape)
     return shape_ops.flatten(shape_ops.clone(expanded), d, d + 1)
+
+
+def _repeated_positions(repeats: Tensor, output_size: Any, dtype: Any = None) -> np.ndarray:
+    """torch.repeat_interleave(repeats): each position i, repeats[i] times."""
+    counts = repeats.array
+    if counts.dtype not in (np.int64, np.int32):
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                  f"'{dtypes.scalar_name(repeats.dtype)}'")
+    if counts.ndim != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if counts.size and counts.min() < 0:
+        raise RuntimeError("repeats can not be negative")
+    total = int(counts.sum())
+    if output_size is not None and output_size != total:
+        raise RuntimeError("allocated size does not match required size")
+    budget.check_shape((total,), 8)
+    return np.repeat(np.arange(counts.size, dtype=dtype or counts.dtype), counts)
 
 
 @public(method=True)
