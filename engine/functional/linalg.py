@@ -172,6 +172,17 @@ def diag(a: Tensor, diagonal: int = 0) -> Tensor:
 
 
 @public(method=True)
+def diag_embed(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    a = expect_tensor(a, "diag_embed")
+    d1, d2 = normalize_dim(dim1, a.ndim + 1), normalize_dim(dim2, a.ndim + 1)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    size = (a.shape_tuple[-1] if a.ndim else 1) + builtins.abs(offset)
+    budget.check_shape(a.shape_tuple[:-1] + (size, size), a.array.itemsize)
+    return matrix.DiagEmbed.apply(a, offset=offset, dim1=d1, dim2=d2)
+
+
+@public(method=True)
 def diagonal(a: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     a = expect_tensor(a, "diagonal")
     d1, d2 = normalize_dim(dim1, a.ndim), normalize_dim(dim2, a.ndim)

@@ -155,14 +155,47 @@ def _atleast(tensors: Any, ndim: int, name: str) -> list[Tensor]:
     items = list(tensors)
     if not items:
         raise RuntimeError(f"{name} expects a non-empty TensorList")
-    out = []
-    for t in items:
-        if ndim == 1 and t.ndim == 0:
-            t = shape_ops.reshape(t, 1)
-        elif ndim == 2 and t.ndim < 2:
-            t = shape_ops.reshape(t, 1, -1) if t.ndim == 1 else shape_ops.reshape(t, 1, 1)
-        out.append(t)
-    return out
+    return [_at_least(t, ndim) for t in items]
+
+
+def _at_least(t: Tensor, ndim: int) -> Tensor:
+    """ATen's atleast_Nd: a 0-dim tensor reshaped, a vector or matrix unsqueezed."""
+    if t.ndim >= ndim:
+        return t
+    if t.ndim == 0:
+        return shape_ops.reshape(t, *(1,) * ndim)
+    if t.ndim == 1:
+        t = shape_ops.unsqueeze(t, 0) if ndim >= 2 else t
+        return shape_ops.unsqueeze(t, -1) if ndim == 3 else t
+    return shape_ops.unsqueeze(t, -1)
+
+
+def _at_least_each(ndim: int, tensors: tuple[Any, ...]) -> Any:
+    """atleast_Nd(t) is a tensor; of several tensors, or of one list or tuple, a tuple."""
+    if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+        return _at_least(tensors[0], ndim)
+    items = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(_at_least(expect_tensor(t, f"atleast_{ndim}d"), ndim) for t in items)
+
+
+@public
+def atleast_1d(*tensors: Any) -> Any:
+    return _at_least_each(1, tensors)
+
+
+@public
+def atleast_2d(*tensors: Any) -> Any:
+    return _at_least_each(2, tensors)
+
+
+@public
+def atleast_3d(*tensors: Any) -> Any:
+    return _at_least_each(3, tensors)
+
+
+@public
+def dstack(tensors: Any) -> Tensor:
+    return shape_ops.cat(_atleast(tensors, 3, "dstack"), 2)
 
 
 @public
@@ -221,6 +254,19 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
+
+
+@public
+def cartesian_prod(*tensors: Any) -> Tensor:
+    """Every combination of the vectors' elements, one per row (ATen: the 'ij' meshgrid's
+    grids flattened and stacked as columns)."""
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape_tuple)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return shape_ops.stack([shape_ops.flatten(grid) for grid in grids], 1)
 
 
 @public(method=True)
