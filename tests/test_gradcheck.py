@@ -205,6 +205,9 @@ CHECKS: list[Check] = [
     C(loss.BinaryCrossEntropy,
       lambda a, b: nn_loss.binary_cross_entropy(a.sigmoid(), b.sigmoid()), same(2)),
     C(loss.NllLoss, lambda a: nn_loss.nll_loss(a, Tensor._wrap(np.array([0, 2]))), fixed((2, 3))),
+    C(loss.NllLoss2d, lambda a: nn_loss.nll_loss(
+        a, Tensor._wrap(np.array([[[0, 2], [1, 1]], [[2, 0], [0, 1]]])),
+        weight=Tensor._wrap(np.array([0.5, 1.0, 2.0]))), fixed((2, 3, 2, 2))),
     C(loss.NllLoss, lambda a: nn_loss.cross_entropy(a, Tensor._wrap(np.array([1, 1, 0])),
                                                reduction="none"), fixed((3, 2)),
       name="cross_entropy_none"),
@@ -450,6 +453,7 @@ CHECKS: list[Check] = [
     C(matrix.DiagonalBackward, lambda g: matrix.DiagonalBackward.apply(
         g, shape=(2, 3), offset=1, dims=(0, 1)), fixed((2,))),
     C(matrix.DiagEmbed, lambda a: F.diag(a, -1), one(1, 1)),
+    C(matrix.DiagEmbed, lambda a: F.diag_embed(a, 1, 0, 2), fixed((2, 3)), name="diag_embed"),
     C(matrix.Trace, lambda a: a.trace(), one(2, 2)),
     C(statistics.Cumprod, lambda a: a.cumprod(0), one(1), low=0.5),
     C(statistics.Cumprod, lambda a: a.cumprod(-1), fixed((2, 4)), avoid=(0.0,),
