@@ -157,6 +157,37 @@ def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Te
     return Tensor._wrap(counts.astype(kind))
 
 
+@public(method=True)
+def histc(a: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:  # noqa: A002
+    """Counts in `bins` equal bins between min and max (the data's range when they are equal),
+    binned as ATen's linear interpolation, in the input's float dtype; no gradient."""
+    values = a.array
+    if values.dtype.kind != "f":
+        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+                                  f"'{a.dtype.legacy_name.removesuffix('Tensor')}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    low, high = float(min), float(max)
+    if low == high and values.size:
+        low, high = float(np.min(values)), float(np.max(values))
+    if low == high:
+        low, high = low - 1, high + 1
+    if not (np.isfinite(low) and np.isfinite(high)):
+        shown = ["-nan" if np.isnan(v) else format(v, "g") for v in (low, high)]
+        raise RuntimeError(f"torch.histc: range of [{shown[0]}, {shown[1]}] is not finite")
+    if low > high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    kind = values.dtype.type
+    left, right = kind(low), kind(high)
+    flat = values.reshape(-1)
+    kept = flat[(flat >= left) & (flat <= right)]
+    # ATen: (x - left) * bins / (right - left) in the input's dtype, truncated; the right
+    # edge belongs to the last bin
+    positions = ((kept - left) * kind(bins) / (right - left)).astype(np.int64)
+    positions[positions == bins] = bins - 1
+    return Tensor._wrap(np.bincount(positions, minlength=bins).astype(values.dtype))
+
+
 @public(method=True, torch=False)
 def fill_diagonal_(a: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     """torch's: the main diagonal, seen as a strided view of the flat tensor, filled in place
