@@ -230,6 +230,22 @@ def kron(a: Tensor, b: Tensor) -> Tensor:
 
 # --- einsum --------------------------------------------------------------------------------------
 
+def _sublist_term(sublist: Any) -> str:
+    """einsum's sublist format: 0-25 are A-Z, 26-51 a-z, Ellipsis '...'."""
+    letters = []
+    for n in sublist:
+        if n is Ellipsis:
+            letters.append("...")
+        elif isinstance(n, int) and 0 <= n < 26:
+            letters.append(chr(ord("A") + n))
+        elif isinstance(n, int) and 26 <= n < 52:
+            letters.append(chr(ord("a") + n - 26))
+        else:
+            raise ValueError("einsum(): subscript in subscript list is not within the valid "
+                             "range [0, 52)")
+    return "".join(letters)
+
+
 def _einsum_terms(equation: str, operands: list[Tensor]) -> tuple[list[str], str]:
     equation = equation.replace(" ", "")
     left, arrow, right = equation.partition("->")
@@ -278,7 +294,15 @@ def _einsum_terms(equation: str, operands: list[Tensor]) -> tuple[list[str], str
 
 
 @public
-def einsum(equation: str, *operands: Any) -> Tensor:
+def einsum(equation: Any, *operands: Any) -> Tensor:
+    if not isinstance(equation, str):  # einsum(op1, sublist1, op2, sublist2, ..., [output])
+        items = (equation, *operands)
+        ends = len(items) % 2 == 1
+        sublists = items[1:len(items) - ends:2]
+        equation = ",".join(_sublist_term(sub) for sub in sublists)
+        if ends:
+            equation += "->" + _sublist_term(items[-1])
+        operands = items[0:len(items) - ends:2]
     if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
         operands = tuple(operands[0])
     tensors = [expect_tensor(op, "einsum") for op in operands]
