@@ -294,6 +294,8 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, dtype: Any = 
     index = np.arange(steps)
     exponent = np.where(index < steps // 2, float(s) + step * index,
                         float(e) - step * (steps - 1 - index))
+    if steps == 1:  # a single point is the start
+        exponent = np.full(1, float(s))
     return _finish(np.power(float(ftype(base)), exponent).astype(target.np), requires_grad)
 
 

@@ -45,9 +45,15 @@ multiply = public(mul, name="multiply")
 
 @public(method=True, inplace=True)
 def div(a: Any, b: Any, rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode is not None:
+        if rounding_mode not in ("floor", "trunc"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or "
+                               f"'floor' but found '{rounding_mode}'")
+        return arith.DivRounding.apply(a, arith.as_tensor_operand(b),
+                                       rounding_mode=rounding_mode)
     if not isinstance(a, Tensor):
         return rdiv(b, a)
-    return arith.Div.apply(a, b, rounding_mode=rounding_mode)
+    return arith.Div.apply(a, b)
 
 
 divide = public(div, name="divide")
@@ -64,12 +70,24 @@ def rdiv(a: Tensor, b: Any) -> Tensor:
 
 @public(method=True)
 def floor_divide(a: Any, b: Any) -> Tensor:
-    return arith.Div.apply(a, arith.as_tensor_operand(b), rounding_mode="floor")
+    return arith.FloorDivide.apply(a, arith.as_tensor_operand(b))
 
 
-@public(method=True)
+@public(method=True, inplace=True)
 def remainder(a: Any, b: Any) -> Tensor:
-    return sub(a, mul(floor_divide(a, b), b))
+    if not isinstance(a, Tensor):
+        return arith.RemainderOfNumber.apply(a, b)
+    if isinstance(b, Tensor):
+        return arith.Remainder.apply(a, b)
+    return arith.RemainderScalar.apply(a, arith.as_tensor_operand(b))
+
+
+@public(method=True, inplace=True)
+def fmod(a: Tensor, b: Any) -> Tensor:
+    a = expect_tensor(a, "fmod")
+    if isinstance(b, Tensor):
+        return arith.Fmod.apply(a, b)
+    return arith.FmodScalar.apply(a, arith.as_tensor_operand(b))
 
 
 @public(method=True)

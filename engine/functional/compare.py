@@ -125,11 +125,12 @@ def equal(a: Tensor, b: Tensor) -> bool:
 
 
 @public(method=True)
-def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
+def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
     # numpy makes a few arrays of the broadcast shape on the way (|a - b|, a tolerance each)
     itemsize = builtins.max(a.array.itemsize, b.array.itemsize)
     budget.check_broadcast((a.shape_tuple, b.shape_tuple), ALLCLOSE_TEMPORARIES * itemsize)
-    return bool(np.allclose(a.array, b.array, rtol=rtol, atol=atol))
+    return bool(np.allclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 ALLCLOSE_TEMPORARIES = 3

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine import dtypes
 from engine.operands import expect_tensor
+from engine.ops import pixel_shuffle as pixels
 from engine.ops import pooling
 from engine.ops.activation import ConstantPad
 from engine.ops.convolution import Col2Im, Convolution, Im2Col, output_length
@@ -360,3 +361,37 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
     if lengths == (1, 1):
         return MeanDim.apply(input, dims=(input.ndim - 2, input.ndim - 1), keepdim=True)
     return pooling.AdaptiveAvgPool.apply(input, lengths=lengths)
+
+
+# --- pixel shuffle -------------------------------------------------------------------------------
+
+def _check_pixels(a: Tensor, factor: int, name: str, what: str) -> None:
+    if a.ndim < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
+                           f"with {a.ndim} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
+
+
+@public
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
+    a = expect_tensor(input, "pixel_shuffle")
+    _check_pixels(a, upscale_factor, "pixel_shuffle", "upscale_factor")
+    channels = a.shape_tuple[-3]
+    if channels % upscale_factor ** 2:
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be "
+                           "divisible by the square of upscale_factor, but input.size(-3)="
+                           f"{channels} is not divisible by {upscale_factor ** 2}")
+    return pixels.PixelShuffle.apply(a, factor=upscale_factor)
+
+
+@public
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A002
+    a = expect_tensor(input, "pixel_unshuffle")
+    _check_pixels(a, downscale_factor, "pixel_unshuffle", "downscale_factor")
+    for name, dim in (("height", -2), ("width", -1)):
+        if a.shape_tuple[dim] % downscale_factor:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by "
+                               f"downscale_factor, but input.size({dim})={a.shape_tuple[dim]} "
+                               f"is not divisible by {downscale_factor}")
+    return pixels.PixelUnshuffle.apply(a, factor=downscale_factor)

@@ -4,6 +4,7 @@ scatter, scatter_add, index_add, take, masked_select, nonzero/argwhere."""
 from __future__ import annotations
 
 import builtins
+import warnings
 from typing import Any
 
 import numpy as np
@@ -156,6 +157,37 @@ def bincount(a: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Te
     return Tensor._wrap(counts.astype(kind))
 
 
+@public(method=True)
+def histc(a: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:  # noqa: A002
+    """Counts in `bins` equal bins between min and max (the data's range when they are equal),
+    binned as ATen's linear interpolation, in the input's float dtype; no gradient."""
+    values = a.array
+    if values.dtype.kind != "f":
+        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+                                  f"'{a.dtype.legacy_name.removesuffix('Tensor')}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    low, high = float(min), float(max)
+    if low == high and values.size:
+        low, high = float(np.min(values)), float(np.max(values))
+    if low == high:
+        low, high = low - 1, high + 1
+    if not (np.isfinite(low) and np.isfinite(high)):
+        shown = ["-nan" if np.isnan(v) else format(v, "g") for v in (low, high)]
+        raise RuntimeError(f"torch.histc: range of [{shown[0]}, {shown[1]}] is not finite")
+    if low > high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    kind = values.dtype.type
+    left, right = kind(low), kind(high)
+    flat = values.reshape(-1)
+    kept = flat[(flat >= left) & (flat <= right)]
+    # ATen: (x - left) * bins / (right - left) in the input's dtype, truncated; the right
+    # edge belongs to the last bin
+    positions = ((kept - left) * kind(bins) / (right - left)).astype(np.int64)
+    positions[positions == bins] = bins - 1
+    return Tensor._wrap(np.bincount(positions, minlength=bins).astype(values.dtype))
+
+
 @public(method=True, torch=False)
 def fill_diagonal_(a: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     """torch's: the main diagonal, seen as a strided view of the flat tensor, filled in place
@@ -195,17 +227,14 @@ def _check_scatter(a: Tensor, d: int, index: np.ndarray, src: Tensor | None, nam
 @public(method=True, inplace=True)
 def scatter(a: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
             reduce: Any = None) -> Tensor:
-    if reduce is not None:
-        raise NotImplementedError("scatter with reduce= is not supported by agraph")
     d = normalize_dim(dim, a.ndim)
     array = _index_array(index, "scatter")
     if src is None:
         src = value
+    if reduce is not None:
+        return _scatter_reduce(a, d, array, src, reduce)
     if isinstance(src, Tensor):
         _check_scatter(a, d, array, src, "scatter")
-        block = src.array[tuple(slice(0, n) for n in array.shape)]
-        if block.shape != src.shape_tuple:
-            src = _slice_block(src, array.shape)
         if src.dtype is not a.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         return selection.Scatter.apply(a, src, dim=d, index=array)
@@ -213,11 +242,20 @@ def scatter(a: Tensor, dim: int, index: Any, src: Any = None, value: Any = None,
     return selection.ScatterValue.apply(a, dim=d, index=array, value=src)
 
 
-def _slice_block(src: Tensor, shape: tuple[int, ...]) -> Tensor:
-    for axis, size in enumerate(shape):
-        if size != src.shape_tuple[axis]:
-            src = slice_along(src, axis, slice(0, size))
-    return src
+def _scatter_reduce(a: Tensor, d: int, index: np.ndarray, src: Any, reduce: Any) -> Tensor:
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if isinstance(src, Tensor):
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                      "instead for more reduction options.", UserWarning, stacklevel=3)
+        _check_scatter(a, d, index, src, "scatter")
+        if src.dtype is not a.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        return selection.ScatterReduce.apply(a, dim=d, index=index, source=src.array,
+                                             reduce=reduce)
+    _check_scatter(a, d, index, None, "scatter")
+    return selection.ScatterReduce.apply(a, dim=d, index=index, source=src, reduce=reduce)
 
 
 @public(method=True, inplace=True)

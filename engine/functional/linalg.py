@@ -104,9 +104,10 @@ def matrix_power(a: Tensor, n: int) -> Tensor:
     if rows != columns:
         raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they "
                            f"are {rows} by {columns} matrices")
-    if n < 0:
-        raise NotImplementedError("torch.matrix_power with a negative power (an inverse) is not "
-                                  "supported by agraph")
+    if n == -1:  # the inverse itself
+        return inverse(a)
+    if n < 0:  # the power of the inverse, as ATen computes it
+        a, n = inverse(a), -n
     if n == 0:
         identity = np.broadcast_to(np.eye(rows, dtype=a.array.dtype), a.shape_tuple)
         return shape_ops.clone(a).copy_(Tensor._wrap(identity.copy()))
@@ -171,6 +172,17 @@ def diag(a: Tensor, diagonal: int = 0) -> Tensor:
 
 
 @public(method=True)
+def diag_embed(a: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    a = expect_tensor(a, "diag_embed")
+    d1, d2 = normalize_dim(dim1, a.ndim + 1), normalize_dim(dim2, a.ndim + 1)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    size = (a.shape_tuple[-1] if a.ndim else 1) + builtins.abs(offset)
+    budget.check_shape(a.shape_tuple[:-1] + (size, size), a.array.itemsize)
+    return matrix.DiagEmbed.apply(a, offset=offset, dim1=d1, dim2=d2)
+
+
+@public(method=True)
 def diagonal(a: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     a = expect_tensor(a, "diagonal")
     d1, d2 = normalize_dim(dim1, a.ndim), normalize_dim(dim2, a.ndim)
@@ -217,6 +229,22 @@ def kron(a: Tensor, b: Tensor) -> Tensor:
 
 
 # --- einsum --------------------------------------------------------------------------------------
+
+def _sublist_term(sublist: Any) -> str:
+    """einsum's sublist format: 0-25 are A-Z, 26-51 a-z, Ellipsis '...'."""
+    letters = []
+    for n in sublist:
+        if n is Ellipsis:
+            letters.append("...")
+        elif isinstance(n, int) and 0 <= n < 26:
+            letters.append(chr(ord("A") + n))
+        elif isinstance(n, int) and 26 <= n < 52:
+            letters.append(chr(ord("a") + n - 26))
+        else:
+            raise ValueError("einsum(): subscript in subscript list is not within the valid "
+                             "range [0, 52)")
+    return "".join(letters)
+
 
 def _einsum_terms(equation: str, operands: list[Tensor]) -> tuple[list[str], str]:
     equation = equation.replace(" ", "")
@@ -266,7 +294,15 @@ def _einsum_terms(equation: str, operands: list[Tensor]) -> tuple[list[str], str
 
 
 @public
-def einsum(equation: str, *operands: Any) -> Tensor:
+def einsum(equation: Any, *operands: Any) -> Tensor:
+    if not isinstance(equation, str):  # einsum(op1, sublist1, op2, sublist2, ..., [output])
+        items = (equation, *operands)
+        ends = len(items) % 2 == 1
+        sublists = items[1:len(items) - ends:2]
+        equation = ",".join(_sublist_term(sub) for sub in sublists)
+        if ends:
+            equation += "->" + _sublist_term(items[-1])
+        operands = items[0:len(items) - ends:2]
     if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
         operands = tuple(operands[0])
     tensors = [expect_tensor(op, "einsum") for op in operands]
@@ -352,8 +388,47 @@ def linalg_norm(a: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = Fal
         return vector_norm(a, 2 if ord is None else ord, dim, keepdim)
     if ord == "fro" and (dim is None or len(dim) == 2):
         return vector_norm(a, 2, dim, keepdim)
-    raise NotImplementedError(f"torch.linalg.norm with ord={ord!r} (a matrix norm) is not "
-                              "supported by agraph")
+    return matrix_norm(a, ord, (-2, -1) if dim is None else dim, keepdim)
+
+
+@public(torch=False)
+def matrix_norm(a: Tensor, ord: Any = "fro", dim: Any = (-2, -1),  # noqa: A002
+                keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """ATen's linalg_matrix_norm: 'fro' a vector 2-norm, 'nuc' the singular values summed,
+    +-2 their max/min, +-1 (+-inf) the largest/smallest column (row) sum of |a|."""
+    a = expect_tensor(a, "linalg.matrix_norm")
+    if a.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    dims = [normalize_dim(d, a.ndim) for d in dim]
+    if len(dims) != 2 or dims[0] == dims[1]:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
+                           f"{dim[1]})" if len(dims) == 2 else
+                           "linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(str(d) for d in dim))
+    if ord == "fro":
+        return vector_norm(a, 2, tuple(dims), keepdim)
+    if isinstance(ord, str) and ord != "nuc":
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if ord == "nuc" or builtins.abs(ord) == 2:
+        moved = shape_ops.permute(a, *[d for d in range(a.ndim) if d not in dims], *dims)
+        values = svdvals(moved)
+        if ord == "nuc":
+            result = values.sum(-1)
+        else:
+            result = values.amax(-1) if ord > 0 else values.amin(-1)
+        if keepdim:
+            for d in sorted(dims):
+                result = unsqueeze(result, d)
+        return result
+    if builtins.abs(ord) not in (1, float("inf")):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if builtins.abs(ord) == float("inf"):  # the inf norm is the 1 norm of the transpose
+        dims.reverse()
+    if not keepdim and dims[0] < dims[1]:
+        dims[1] -= 1
+    sums = norm(a, p=1, dim=dims[0], keepdim=keepdim)
+    return sums.amax(dims[1], keepdim) if ord > 0 else sums.amin(dims[1], keepdim)
 
 
 # --- the singular value decomposition -----------------------------------------------------------
@@ -445,9 +520,10 @@ def inverse(a: Any) -> Tensor:
 class LinalgNamespace:
     """`torch.linalg`: the functions agraph has, reached by attribute."""
 
-    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "cross", "svd", "svdvals", "det", "inv",
-                              "matrix_power", "solve", "LinAlgError"})
+    PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "matrix_norm", "cross", "svd", "svdvals",
+                              "det", "inv", "matrix_power", "solve", "LinAlgError"})
     norm = staticmethod(linalg_norm)
+    matrix_norm = staticmethod(matrix_norm)
     vector_norm = staticmethod(vector_norm)
     svd = staticmethod(linalg_svd)
     svdvals = staticmethod(svdvals)

@@ -9,9 +9,11 @@ import builtins
 import warnings
 from typing import Any
 
-from engine import budget
+import numpy as np
+
+from engine import budget, dtypes
 from engine.operands import expect_tensor
-from engine.ops import matrix
+from engine.ops import matrix, selection
 from engine.ops import shape as shape_ops
 from engine.ops.index import slice_along
 from engine.registry import public
@@ -43,14 +45,29 @@ def tile(a: Tensor, dims: Any, *more: Any) -> Tensor:
 
 
 @public(method=True)
-def repeat_interleave(a: Tensor, repeats: Any, dim: Any = None, *,
+def repeat_interleave(a: Tensor, repeats: Any = None, dim: Any = None, *,
                       output_size: Any = None) -> Tensor:
-    """Integer repeats: torch unsqueezes, expands, clones and flattens (ViewBackward0)."""
+    """Integer repeats: torch unsqueezes, expands, clones and flattens (ViewBackward0); a
+    tensor of repeats picks rows with index_select (IndexSelectBackward0); with no repeats,
+    `a` is the repeats and the result the index each position repeats."""
+    if repeats is None:
+        return Tensor._wrap(_repeated_positions(a, output_size))
     if isinstance(repeats, Tensor):
-        if repeats.numel() != 1:
-            raise NotImplementedError("repeat_interleave with a tensor of repeats is not "
-                                      "supported by agraph (use an int)")
-        repeats = int(repeats.item())
+        source = shape_ops.flatten(a) if dim is None else a
+        d = 0 if dim is None else normalize_dim(dim, a.ndim)
+        size = source.shape_tuple[d] if source.ndim else 1
+        if repeats.ndim == 0 or repeats.shape_tuple == (1,):
+            counts = np.broadcast_to(repeats.array.reshape(1), (size,))
+        elif repeats.ndim == 1:
+            if repeats.shape_tuple[0] != size:
+                raise RuntimeError("repeats must have the same size as input along dim, but got "
+                                   f"repeats.size(0) = {repeats.shape_tuple[0]} and "
+                                   f"input.size({d}) = {size}")
+            counts = repeats.array
+        else:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        index = _repeated_positions(Tensor._wrap(counts), output_size, dtype=repeats.array.dtype)
+        return selection.IndexSelect.apply(source, dim=d, index=index.astype(np.int64))
     if repeats < 0:
         raise RuntimeError("repeats can not be negative")
     if dim is None:
@@ -66,6 +83,23 @@ def repeat_interleave(a: Tensor, repeats: Any, dim: Any = None, *,
     budget.check_shape(shape, a.array.itemsize)
     expanded = shape_ops.expand(shape_ops.unsqueeze(a, d + 1), *shape)
     return shape_ops.flatten(shape_ops.clone(expanded), d, d + 1)
+
+
+def _repeated_positions(repeats: Tensor, output_size: Any, dtype: Any = None) -> np.ndarray:
+    """torch.repeat_interleave(repeats): each position i, repeats[i] times."""
+    counts = repeats.array
+    if counts.dtype not in (np.int64, np.int32):
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                  f"'{dtypes.scalar_name(repeats.dtype)}'")
+    if counts.ndim != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if counts.size and counts.min() < 0:
+        raise RuntimeError("repeats can not be negative")
+    total = int(counts.sum())
+    if output_size is not None and output_size != total:
+        raise RuntimeError("allocated size does not match required size")
+    budget.check_shape((total,), 8)
+    return np.repeat(np.arange(counts.size, dtype=dtype or counts.dtype), counts)
 
 
 @public(method=True)
@@ -121,14 +155,47 @@ def _atleast(tensors: Any, ndim: int, name: str) -> list[Tensor]:
     items = list(tensors)
     if not items:
         raise RuntimeError(f"{name} expects a non-empty TensorList")
-    out = []
-    for t in items:
-        if ndim == 1 and t.ndim == 0:
-            t = shape_ops.reshape(t, 1)
-        elif ndim == 2 and t.ndim < 2:
-            t = shape_ops.reshape(t, 1, -1) if t.ndim == 1 else shape_ops.reshape(t, 1, 1)
-        out.append(t)
-    return out
+    return [_at_least(t, ndim) for t in items]
+
+
+def _at_least(t: Tensor, ndim: int) -> Tensor:
+    """ATen's atleast_Nd: a 0-dim tensor reshaped, a vector or matrix unsqueezed."""
+    if t.ndim >= ndim:
+        return t
+    if t.ndim == 0:
+        return shape_ops.reshape(t, *(1,) * ndim)
+    if t.ndim == 1:
+        t = shape_ops.unsqueeze(t, 0) if ndim >= 2 else t
+        return shape_ops.unsqueeze(t, -1) if ndim == 3 else t
+    return shape_ops.unsqueeze(t, -1)
+
+
+def _at_least_each(ndim: int, tensors: tuple[Any, ...]) -> Any:
+    """atleast_Nd(t) is a tensor; of several tensors, or of one list or tuple, a tuple."""
+    if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+        return _at_least(tensors[0], ndim)
+    items = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(_at_least(expect_tensor(t, f"atleast_{ndim}d"), ndim) for t in items)
+
+
+@public
+def atleast_1d(*tensors: Any) -> Any:
+    return _at_least_each(1, tensors)
+
+
+@public
+def atleast_2d(*tensors: Any) -> Any:
+    return _at_least_each(2, tensors)
+
+
+@public
+def atleast_3d(*tensors: Any) -> Any:
+    return _at_least_each(3, tensors)
+
+
+@public
+def dstack(tensors: Any) -> Tensor:
+    return shape_ops.cat(_atleast(tensors, 3, "dstack"), 2)
 
 
 @public
@@ -187,6 +254,19 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
     if swap:
         grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
+
+
+@public
+def cartesian_prod(*tensors: Any) -> Tensor:
+    """Every combination of the vectors' elements, one per row (ATen: the 'ij' meshgrid's
+    grids flattened and stacked as columns)."""
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape_tuple)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return shape_ops.stack([shape_ops.flatten(grid) for grid in grids], 1)
 
 
 @public(method=True)

@@ -133,21 +133,46 @@ class _ConvTransposeNd(_ConvNd):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
                          groups, bias, padding_mode, device, dtype, output_padding)
 
+    def output_padding_for(self, input: Tensor, output_size: Any) -> Any:  # noqa: A002
+        """forward(input, output_size=...): the output padding that gives that size, which
+        must lie between the smallest output and stride - 1 more, as in PyTorch."""
+        if output_size is None:
+            return self.output_padding
+        count = self.count
+        leading = 2 if input.ndim == count + 2 else 1
+        if len(output_size) == leading + count:
+            output_size = output_size[leading:]
+        if len(output_size) != count:
+            raise ValueError(f"ConvTranspose{count}D: for {input.ndim}D input, output_size must "
+                             f"have {count} or {leading + count} elements (got "
+                             f"{len(output_size)})")
+        smallest = [(input.shape_tuple[leading + d] - 1) * self.stride[d] - 2 * self.padding[d]
+                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(count)]
+        largest = [size + self.stride[d] - 1 for d, size in enumerate(smallest)]
+        for d in range(count):
+            if not smallest[d] <= output_size[d] <= largest[d]:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes "
+                                 f"range from {smallest} to {largest} (for an input of "
+                                 f"{input.size()[2:]})")
+        return tuple(output_size[d] - smallest[d] for d in range(count))
+
 
 class ConvTranspose1d(_ConvTransposeNd):
     count = 1
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
         return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self.output_padding, self.groups, self.dilation)
+                                  self.output_padding_for(input, output_size), self.groups,
+                                  self.dilation)
 
 
 class ConvTranspose2d(_ConvTransposeNd):
     count = 2
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self.output_padding, self.groups, self.dilation)
+                                  self.output_padding_for(input, output_size), self.groups,
+                                  self.dilation)
 
 
 class _LazyConvNd(_ConvNd):

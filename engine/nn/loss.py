@@ -191,9 +191,27 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noq
     expected = input.shape_tuple[:1] + input.shape_tuple[2:] if batched else ()
     if target.shape_tuple != expected:
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
-    return loss.NllLoss.apply(input, target=target.array.astype(np.int64),
-                              weight=_array(weight), ignore_index=ignore_index,
-                              reduction=reduction)
+    options = {"weight": _array(weight), "ignore_index": ignore_index, "reduction": reduction}
+    if input.ndim <= 2:
+        return loss.NllLoss.apply(input, target=target.array.astype(np.int64), **options)
+    if input.ndim == 4:
+        return loss.NllLoss2d.apply(input, target=target.array.astype(np.int64), **options)
+    # ATen's nll_loss_nd: other ranks go through nll_loss2d as (N, C, 1, -1)
+    n, c = input.shape_tuple[:2]
+    empty = input.numel() == 0
+    flat = input.contiguous().view(n, c, 0, 0) if empty else input.contiguous().view(n, c, 1, -1)
+    targets = target.array.astype(np.int64).reshape((n, 0, 0) if empty else (n, 1, -1))
+    result = loss.NllLoss2d.apply(flat, target=targets, **options)
+    return result.view(*expected) if reduction == "none" else result
+
+
+def _class_view(weight: Tensor, input: Tensor) -> Tensor:  # noqa: A002
+    """A class weight viewed to broadcast along input's class dim (dim 1; dim 0 in 1-D)."""
+    if input.ndim <= 1:
+        return weight
+    shape = [1] * input.ndim
+    shape[1] = weight.shape_tuple[0]
+    return weight.view(*shape)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
@@ -208,17 +226,19 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
     class_dim = 0 if input.ndim == 1 else 1
     probabilities = (target.dtype.is_floating_point
                      and target.shape_tuple == input.shape_tuple)
-    if label_smoothing and weight is not None:
-        raise NotImplementedError("cross_entropy with label_smoothing and a weight is not "
-                                  "supported by agraph")
     log_probs = F.log_softmax(input, class_dim)
     if label_smoothing and not probabilities:
         # torch's cross_entropy_loss_label_smoothing, op for op
-        nll = nll_loss(log_probs, target, ignore_index=ignore_index, reduction=reduction)
+        nll = nll_loss(log_probs, target, weight=weight, ignore_index=ignore_index,
+                       reduction=reduction)
         ignore_mask = F.eq(target, ignore_index)
-        smooth = F.neg(F.sum(log_probs, dim=class_dim))
+        weighted = log_probs if weight is None else F.mul(log_probs, _class_view(weight, input))
+        smooth = F.neg(F.sum(weighted, dim=class_dim))
         smooth.masked_fill_(ignore_mask, 0.0)
-        if reduction == "mean":
+        if reduction == "mean" and weight is not None:  # normalised as nll_loss is
+            kept = F.masked_select(target, F.logical_not(ignore_mask))
+            smooth = F.div(F.sum(smooth), F.sum(F.gather(weight, 0, F.flatten(kept))))
+        elif reduction == "mean":
             smooth = F.div(F.sum(smooth), F.sum(F.logical_not(ignore_mask)))
         elif reduction == "sum":
             smooth = F.sum(smooth)
@@ -226,21 +246,22 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  
         return F.add(arith.MulScalar.apply(nll, scalar=1 - label_smoothing),
                      arith.MulScalar.apply(smooth, scalar=label_smoothing / n_classes))
     if probabilities:
-        if weight is not None:
-            raise NotImplementedError("cross_entropy with class probabilities and a weight is "
-                                      "not supported by agraph")
+        # ATen's cross_entropy_loss_prob_target, op for op: one sum over every element, negated
+        n_classes = input.shape_tuple[class_dim]
         if label_smoothing:
-            n_classes = input.shape_tuple[class_dim]
             target = F.add(F.mul(target, 1 - label_smoothing), label_smoothing / n_classes)
-        losses = F.neg(F.sum(F.mul(log_probs, target), dim=class_dim))
+        product = F.mul(log_probs, target)
+        if weight is not None:
+            product = F.mul(product, _class_view(weight, input))
         if reduction == "none":
-            return losses
-        if reduction == "sum":
-            return F.sum(losses)
-        if reduction != "mean":
+            return F.neg(F.sum(product, dim=class_dim))
+        if reduction not in ("sum", "mean"):
             raise ValueError(f"{reduction} is not a valid value for reduction")
-        count = input.numel() // input.shape_tuple[class_dim] if input.numel() else 0
-        return arith.DivScalar.apply(F.sum(losses), scalar=count)
+        total = F.neg(F.sum(product))
+        if reduction == "sum":
+            return total
+        count = input.numel() // n_classes if input.numel() else 0
+        return arith.DivScalar.apply(total, scalar=count)
     return nll_loss(log_probs, target, weight=weight, ignore_index=ignore_index,
                     reduction=reduction)
 

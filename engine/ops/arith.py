@@ -117,16 +117,7 @@ class Div(Function):
     def saved_indices(self, needs: Sequence[bool]) -> tuple[int, ...]:
         return (0, 1) if needs[1] else (1,)
 
-    def forward(self, a: np.ndarray, b: np.ndarray, rounding_mode: str | None = None
-                ) -> np.ndarray:
-        if rounding_mode is not None and np.result_type(a, b).kind in "iu" and np.any(
-                np.asarray(b) == 0):
-            if np.prod(np.broadcast_shapes(np.shape(a), np.shape(b))):  # not an empty result
-                raise RuntimeError("ZeroDivisionError")  # integer // 0 and % 0, as in torch
-        if rounding_mode == "floor":
-            return np.floor_divide(a, b)
-        if rounding_mode == "trunc":
-            return np.trunc(a / b).astype(np.result_type(a, b))
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.dtype.kind in "iub":
             return np.true_divide(a, b).astype(np.float32)
         return a / b
@@ -135,6 +126,120 @@ class Div(Function):
         a, b = inputs
         return (grad / b if self.needs[0] else None,
                 -grad * ((a / b) / b) if self.needs[1] else None)  # PyTorch's rounding order
+
+
+def _check_integer_divisor(a: Any, b: Any) -> None:
+    if np.result_type(a, b).kind in "iu" and np.any(np.asarray(b) == 0):
+        if np.prod(np.broadcast_shapes(np.shape(a), np.shape(b))):  # not an empty result
+            raise RuntimeError("ZeroDivisionError")  # integer // 0 and % 0, as in torch
+
+
+def _rounded_quotient(a: Any, b: Any, rounding_mode: str) -> np.ndarray:
+    _check_integer_divisor(a, b)
+    if rounding_mode == "floor":
+        return np.floor_divide(a, b)
+    return np.trunc(a / b).astype(np.result_type(a, b))
+
+
+class DivRounding(Function):
+    """`torch.div(a, b, rounding_mode='floor'|'trunc')`: a step function, its derivative zero
+    (PyTorch's DivBackward2)."""
+
+    grad_fn_name = "DivBackward2"
+    promotes = True
+    counts_scalars = True
+
+    def forward(self, a: np.ndarray, b: np.ndarray, rounding_mode: str = "floor"
+                ) -> np.ndarray:
+        return _rounded_quotient(a, b, rounding_mode)
+
+    def backward(self, grad, inputs, output):
+        return tuple(Tensor._wrap(np.zeros(grad.array.shape, grad.array.dtype)) if need else None
+                     for need in self.needs)
+
+
+class FloorDivide(Function):
+    """`a // b`, torch.floor_divide: recorded as PyTorch's NotImplemented node."""
+
+    grad_fn_name = "NotImplemented"
+    promotes = True
+    no_derivative = True  # recorded, as in PyTorch, but backward through it fails
+
+    def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return _rounded_quotient(a, b, "floor")
+
+    def backward(self, grad, inputs, output):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+def _remainder(a: Any, b: Any) -> np.ndarray:
+    """ATen's: C's fmod, then b added where the result is nonzero and its sign differs from
+    b's (so -2. % 2 is -0.); integers as Python's %."""
+    _check_integer_divisor(a, b)
+    if np.result_type(a, b).kind in "iub":
+        return np.remainder(a, b)
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
+def _fmod(a: Any, b: Any) -> np.ndarray:
+    _check_integer_divisor(a, b)
+    return np.fmod(a, b)
+
+
+class Remainder(Function):
+    """`a % b` of two tensors: other's derivative is -floor(a / b)."""
+
+    grad_fn_name = "RemainderBackward1"
+    promotes = True
+    saves: tuple[int, ...] = (0, 1)
+    rounding = "floor"
+    kernel = staticmethod(_remainder)
+
+    def forward(self, a: np.ndarray, b: Any) -> np.ndarray:
+        return self.kernel(a, b)
+
+    def backward(self, grad, inputs, output):
+        a, b = inputs
+        other = None
+        if isinstance(b, Tensor) and self.needs[1]:
+            quotient = np.asarray(_rounded_quotient(a.array, b.array, self.rounding))
+            other = -grad * Tensor._wrap(quotient.astype(grad.array.dtype))
+        return grad if self.needs[0] else None, other
+
+
+class RemainderScalar(Remainder):
+    """`tensor % number` (remainder.Scalar): one edge, the gradient passes unchanged."""
+
+    grad_fn_name = "RemainderBackward0"
+    saves = ()
+
+
+class Fmod(Remainder):
+    """torch.fmod of two tensors: C's fmod; other's derivative is -trunc(a / b)."""
+
+    grad_fn_name = "FmodBackward1"
+    rounding = "trunc"
+    kernel = staticmethod(_fmod)
+
+
+class FmodScalar(Fmod):
+    grad_fn_name = "FmodBackward0"
+    saves = ()
+
+
+class RemainderOfNumber(Function):
+    """`number % tensor`: recorded as PyTorch's NotImplemented node."""
+
+    grad_fn_name = "NotImplemented"
+    promotes = True
+    no_derivative = True  # recorded, as in PyTorch, but backward through it fails
+
+    def forward(self, a: Any, b: np.ndarray) -> np.ndarray:
+        return _remainder(a, b)
+
+    def backward(self, grad, inputs, output):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
 
 
 class Addcmul(Function):

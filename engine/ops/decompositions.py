@@ -157,7 +157,8 @@ class LinalgSolveEx(Function):
         if rows != columns:
             raise RuntimeError("linalg.solve: A must be batches of square matrices, but they are "
                                f"{rows} by {columns} matrices")
-        self.vector = b.ndim == 1 or b.ndim == a.ndim - 1
+        # ATen's linalg_solve_is_vector_rhs: a batch of vectors only when shaped as A's rows
+        self.vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
         try:
             solved = np.linalg.solve(a, b[..., None] if self.vector else b)
         except np.linalg.LinAlgError:

@@ -190,9 +190,10 @@ class NllLoss(Function):
         if reduction == "none":
             return losses
         picked = np.take_along_axis(x, index, axis=axis).squeeze(axis)
-        if x.ndim == 2 and x.dtype.kind == "f":
-            total_loss, self.total = _nll_cascade(picked, None if weight is None else weights,
-                                                  valid)
+        if x.ndim >= 2 and x.dtype.kind == "f":  # nll_loss2d sums its map in the same cascade
+            total_loss, self.total = _nll_cascade(
+                picked.reshape(-1), None if weight is None else weights.reshape(-1),
+                valid.reshape(-1))
         else:
             total_loss, self.total = torch_sum(losses), torch_sum(weights)
         if reduction == "sum":
@@ -212,6 +213,13 @@ class NllLoss(Function):
         np.put_along_axis(spread, self.index, np.expand_dims(coefficients, self.axis),
                           axis=self.axis)
         return (grad * _constant(spread),)
+
+
+class NllLoss2d(NllLoss):
+    """nll_loss of an (N, C, H, W) input (ATen's nll_loss2d; 3-D and 5-D+ inputs are viewed
+    as (N, C, 1, -1) first)."""
+
+    grad_fn_name = "NllLoss2DBackward0"
 
 
 def _nll_cascade(picked: np.ndarray, weights: np.ndarray | None, valid: np.ndarray

@@ -85,16 +85,23 @@ class DiagonalBackward(Function):
 
 
 class DiagEmbed(Function):
-    """torch.diag of a vector: a square matrix with the vector on diagonal `offset`."""
+    """torch.diag_embed (and torch.diag of a vector): the last dim of `v` on diagonal `offset`
+    of new square matrices spanning output dims dim1 and dim2."""
 
     grad_fn_name = "DiagEmbedBackward0"
 
-    def forward(self, v, offset=0):
-        self.offset = offset
-        return np.diag(v, offset)
+    def forward(self, v, offset=0, dim1=0, dim2=1):
+        self.offset, self.dim1, self.dim2 = offset, dim1, dim2
+        length = v.shape[-1] if v.ndim else 1
+        size = length + abs(offset)
+        out = np.zeros(v.shape[:-1] + (size, size), dtype=v.dtype)
+        steps = np.arange(length)
+        rows, columns = (steps, steps + offset) if offset >= 0 else (steps - offset, steps)
+        out[..., rows, columns] = v
+        return np.ascontiguousarray(np.moveaxis(out, (-2, -1), (dim1, dim2)))
 
     def backward(self, grad, inputs, output):
-        return (Diagonal.apply(grad, offset=self.offset, dim1=0, dim2=1),)
+        return (Diagonal.apply(grad, offset=self.offset, dim1=self.dim1, dim2=self.dim2),)
 
 
 class Trace(Function):

@@ -360,9 +360,12 @@ class Floor(Function):
     def forward(self, a, decimals=0):
         if a.dtype.kind in "biu":
             return a.copy()
-        if decimals:  # torch: nearbyint(x * 10^d) / 10^d
+        if decimals > 0:  # torch: nearbyint(x * 10^d) / 10^d
             scale = np.asarray(10.0 ** decimals, dtype=a.dtype)
             return self.rounding(a * scale) / scale
+        if decimals < 0:  # nearbyint(x / 10^-d) * 10^-d: 10^-d is exact where 10^d is not
+            scale = np.asarray(10.0 ** -decimals, dtype=a.dtype)
+            return self.rounding(a / scale) * scale
         return self.rounding(a)
 
     def backward(self, grad, inputs, output):

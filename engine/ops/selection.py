@@ -77,6 +77,20 @@ class MaskedFillTensor(MaskedFill):
     grad_fn_name = "MaskedFillBackward1"
 
 
+def scatter_positions(index: np.ndarray, dim: int) -> tuple[np.ndarray, ...]:
+    """Where `index` writes: its own positions, with `dim` replaced by its values (an index
+    smaller than the target covers only the block at its start, as in PyTorch)."""
+    positions: list[np.ndarray] = list(np.indices(index.shape, sparse=True))
+    positions[dim] = index
+    return tuple(positions)
+
+
+def _unwritten(grad: Tensor, index: np.ndarray, dim: int) -> Tensor:
+    written = np.ones(grad.array.shape, dtype=grad.array.dtype)
+    written[scatter_positions(index, dim)] = 0
+    return grad * Tensor._wrap(written)
+
+
 class Scatter(Function):
     """`a.scatter(dim, index, src)`: a copy of `a` with src's values written at `index`."""
 
@@ -85,18 +99,47 @@ class Scatter(Function):
     released_state = ("index",)
 
     def forward(self, a, src, dim, index):
-        self.dim, self.index = dim, index
+        self.dim, self.index, self.src_shape = dim, index, src.shape
         out = a.copy()
-        np.put_along_axis(out, index, src.astype(a.dtype), axis=dim)
+        out[scatter_positions(index, dim)] = src[tuple(slice(0, n) for n in index.shape)]
         return out
 
     def backward(self, grad, inputs, output):
-        kept = None
-        if self.needs[0]:  # the written positions get no gradient
-            written = np.ones(grad.array.shape, dtype=grad.array.dtype)
-            np.put_along_axis(written, self.index, 0, axis=self.dim)
-            kept = grad * Tensor._wrap(written)
-        return kept, Gather.apply(grad, dim=self.dim, index=self.index) if self.needs[1] else None
+        kept = _unwritten(grad, self.index, self.dim) if self.needs[0] else None
+        if not self.needs[1]:
+            return kept, None
+        _check_source_gradient(self, self.index.shape, self.src_shape)
+        return kept, Gather.apply(grad, dim=self.dim, index=self.index)
+
+
+def _check_source_gradient(node: Function, index_shape: tuple[int, ...],
+                           src_shape: tuple[int, ...]) -> None:
+    """src's gradient is grad gathered at index: index's shape, which PyTorch's engine refuses
+    when index is smaller than src."""
+    if index_shape != src_shape:
+        raise RuntimeError(f"Function {node.grad_fn_name} returned an invalid gradient at index "
+                           f"1 - got {list(index_shape)} but expected shape compatible with "
+                           f"{list(src_shape)}")
+
+
+class ScatterReduce(Function):
+    """`a.scatter(dim, index, src or value, reduce='add'|'multiply')`: recorded, as in
+    PyTorch, as a NotImplemented node: backward through it fails."""
+
+    grad_fn_name = "NotImplemented"
+    no_derivative = True
+
+    def forward(self, a, dim, index, source, reduce):
+        out = a.copy()
+        positions = scatter_positions(index, dim)
+        if isinstance(source, np.ndarray) and source.ndim:
+            source = source[tuple(slice(0, n) for n in index.shape)]
+        combine = np.add if reduce == "add" else np.multiply
+        combine.at(out, positions, np.asarray(source).astype(a.dtype))
+        return out
+
+    def backward(self, grad, inputs, output):
+        raise RuntimeError("derivative for aten::scatter is not implemented")
 
 
 class SortValues(Function):
@@ -236,13 +279,11 @@ class ScatterValue(Function):
     def forward(self, a, dim, index, value):
         self.dim, self.index = dim, index
         out = a.copy()
-        np.put_along_axis(out, index, np.asarray(value).astype(a.dtype), axis=dim)
+        out[scatter_positions(index, dim)] = np.asarray(value).astype(a.dtype)
         return out
 
     def backward(self, grad, inputs, output):
-        written = np.ones(grad.array.shape, dtype=grad.array.dtype)
-        np.put_along_axis(written, self.index, 0, axis=self.dim)
-        return (grad * Tensor._wrap(written),)
+        return (_unwritten(grad, self.index, self.dim),)
 
 
 class ScatterAdd(Function):
@@ -255,17 +296,18 @@ class ScatterAdd(Function):
     released_state = ("index",)
 
     def forward(self, a, src, dim, index):
-        self.dim, self.index = dim, index
+        self.dim, self.index, self.src_shape = dim, index, src.shape
         out = a.copy()
-        positions = list(np.indices(index.shape, sparse=True))
-        positions[dim] = index
         source = src[tuple(slice(0, n) for n in index.shape)]
-        np.add.at(out, tuple(positions), source.astype(a.dtype))
+        np.add.at(out, scatter_positions(index, dim), source.astype(a.dtype))
         return out
 
     def backward(self, grad, inputs, output):
+        if not self.needs[1]:
+            return grad if self.needs[0] else None, None
+        _check_source_gradient(self, self.index.shape, self.src_shape)
         return (grad if self.needs[0] else None,
-                Gather.apply(grad, dim=self.dim, index=self.index) if self.needs[1] else None)
+                Gather.apply(grad, dim=self.dim, index=self.index))
 
 
 class IndexAdd(Function):
