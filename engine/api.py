@@ -97,11 +97,8 @@ TORCH.update({
     "linspace": creation.linspace,
     "logspace": creation.logspace,
     "eye": creation.eye,
-    "FloatTensor": creation.legacy_constructor(dtypes.float32),
-    "DoubleTensor": creation.legacy_constructor(dtypes.float64),
-    "LongTensor": creation.legacy_constructor(dtypes.int64),
-    "IntTensor": creation.legacy_constructor(dtypes.int32),
-    "BoolTensor": creation.legacy_constructor(dtypes.bool_),
+    # torch.FloatTensor, torch.ByteTensor, ...: one legacy constructor for each dtype
+    **{dtype.legacy_name: creation.legacy_constructor(dtype) for dtype in dtypes.ALL},
     "rand": random.rand,
     "randn": random.randn,
     "randint": random.randint,
