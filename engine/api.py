@@ -94,6 +94,7 @@ TORCH.update({
     "empty_like": creation.empty_like,
     "full_like": creation.full_like,
     "arange": creation.arange,
+    "range": creation.range_inclusive,
     "linspace": creation.linspace,
     "logspace": creation.logspace,
     "eye": creation.eye,

@@ -229,12 +229,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
         start, end = 0, start
     values = [_number(v) for v in (start, end, step)]
     low, high, step = values
-    if not (step > 0 or step < 0):
-        raise RuntimeError("step must be nonzero")
-    if not (math.isfinite(low) and math.isfinite(high)):
-        raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
-    if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    _check_range(low, high, step)
     count = max(0, math.ceil((values[1] - values[0]) / values[2]))
     is_float = any(isinstance(v, float) for v in values)
     target = dtypes.resolve(dtype) if dtype is not None else (
@@ -245,6 +240,32 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
     else:
         array = np.arange(values[0], values[1], values[2], dtype=target.np)
     return _finish(array, requires_grad)
+
+
+def range_inclusive(start: Any, end: Any, step: Any = 1, dtype: Any = None,
+                    requires_grad: bool = False, device: Any = None) -> Tensor:
+    """torch.range: deprecated; `end` included and floats unless a dtype is given."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    devices.check_factory(device)
+    low, high, step = (_number(v) for v in (start, end, step))
+    _check_range(low, high, step)
+    count = math.floor((high - low) / step) + 1
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
+    budget.check_shape((count,), target.itemsize)
+    array = low + np.arange(count, dtype=np.float64) * step  # PyTorch's double accumulator
+    return _finish(array.astype(target.np), requires_grad)
+
+
+def _check_range(low: float, high: float, step: float) -> None:
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
+    if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
 
 
 def _number(value: Any) -> Any:
