@@ -139,3 +139,20 @@ def test_subplots_grids_index_like_numpy_and_colormaps_are_named(tmp_path: Path)
         "figure-1.svg", "figure-2.svg", "figure-3.svg", "figure-4.svg"]
     assert program_error("import matplotlib.pyplot as plt\nplt.get_cmap('nope')\n") == (
         "ValueError", 2)
+
+
+def test_an_artists_setters_change_the_call_it_came_from(tmp_path: Path) -> None:
+    program = write_program(tmp_path, """\
+import matplotlib.pyplot as plt
+line, = plt.plot([0, 1], [1, 0], label="before")
+line.set_color("red")
+line.set_label("after")
+plt.legend()
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    svg = (tmp_path / "figure-1.svg").read_text()
+    assert "stroke: #ff0000" in svg and "after" in svg and "before" not in svg
+    assert program_error("import matplotlib.pyplot as plt\nline, = plt.plot([0, 1])\n"
+                         "line.set_url('javascript:x')\n") == ("AttributeError", 3)

@@ -240,6 +240,65 @@ def _append(array: Any, values: Any, axis: Any = None) -> Any:
     return wrap(np.append(array, values, axis=axis))
 
 
+class Polynomial:
+    """`np.poly1d(coefficients)`: numpy's own polynomial, called on unwrapped arguments; it
+    prints as numpy prints it (the powers on the line above the terms)."""
+
+    PUBLIC_ATTRS = frozenset({"coeffs", "c", "coef", "coefficients", "order", "o", "roots", "r",
+                              "variable", "deriv", "integ"})
+    __slots__ = ("_poly",)
+    _poly: np.poly1d
+
+    def __init__(self, c_or_r: Any, r: bool = False, variable: str | None = None) -> None:
+        if isinstance(c_or_r, Polynomial):
+            c_or_r = c_or_r._poly
+        (c_or_r,), _ = unwrap_all((c_or_r,), {})
+        _copying(c_or_r)
+        if variable is not None and not isinstance(variable, str):
+            raise TypeError("variable must be a string")
+        self._poly = np.poly1d(c_or_r, r=bool(r), variable=variable)
+
+    def __call__(self, x: Any) -> Any:
+        (x,), _ = unwrap_all((x,), {})
+        _polyval(self._poly.coeffs, x)
+        return wrap(self._poly(x))
+
+    @property
+    def coeffs(self) -> Any:
+        return wrap(self._poly.coeffs.copy())
+
+    c = coef = coefficients = coeffs
+
+    @property
+    def order(self) -> int:
+        return int(self._poly.order)
+
+    o = order
+
+    @property
+    def roots(self) -> Any:
+        return wrap(self._poly.roots)
+
+    r = roots
+
+    @property
+    def variable(self) -> str:
+        return str(self._poly.variable)
+
+    def deriv(self, m: int = 1) -> Polynomial:
+        return Polynomial(self._poly.deriv(int(m)).coeffs)  # numpy names its variable x again
+
+    def integ(self, m: int = 1, k: Any = 0) -> Polynomial:
+        (k,), _ = unwrap_all((k,), {})
+        return Polynomial(self._poly.integ(int(m), k).coeffs)
+
+    def __str__(self) -> str:
+        return str(self._poly)
+
+    def __repr__(self) -> str:
+        return repr(self._poly)
+
+
 def _functions(module: Any, families: dict[str, Callable[..., None]]) -> dict[str, Any]:
     return {name: _family(getattr(module, name), size) for name, size in families.items()
             if hasattr(module, name)}
@@ -274,7 +333,8 @@ def namespace(runtime: Any, name: str) -> Namespace:
     families.update({function: _copying for function in COPYING})
     families.update(SIZED)
     members: dict[str, Any] = _functions(np, families)
-    members.update({"matmul": _matmul, "dot": _dot, "append": _append})
+    members.update({"matmul": _matmul, "dot": _dot, "append": _append,
+                    "poly1d": BuiltinType(Polynomial, Polynomial)})
     members.update({dtype: ScalarType(getattr(np, dtype)) for dtype in DTYPES})
     members.update({"float_": ScalarType(np.float64), "int_": ScalarType(np.int64),
                     "pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,

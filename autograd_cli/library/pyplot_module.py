@@ -79,12 +79,33 @@ class FigureSpec:
                           list(self.calls))
 
 
+# Artist.set_NAME(value): the keyword NAME of the drawing call the artist came from
+ARTIST_SETTERS = {"set_color": "color", "set_label": "label", "set_linestyle": "linestyle",
+                  "set_linewidth": "linewidth", "set_marker": "marker", "set_alpha": "alpha"}
+
+
 class Artist:
     """What drawing calls return (a line, an image, bars): something to hand back to
-    `legend`/`colorbar`, with no attributes."""
+    `legend`/`colorbar`; its setters (`line.set_color("red")`) change the keywords of the
+    drawing call it came from."""
 
-    PUBLIC_ATTRS: frozenset[str] = frozenset()
-    __slots__ = ()
+    PUBLIC_ATTRS = frozenset(ARTIST_SETTERS)
+    __slots__ = ("_recorder", "_keywords")
+
+    def __init__(self, recorder: Recorder | None = None,
+                 keywords: dict[str, Any] | None = None) -> None:
+        self._recorder = recorder
+        self._keywords = keywords
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in ARTIST_SETTERS or self._keywords is None or self._recorder is None:
+            raise AttributeError(name)
+        keywords, plain = self._keywords, self._recorder.plain
+
+        def setter(value: Any) -> None:
+            keywords[ARTIST_SETTERS[name]] = plain(value)
+        setter.__name__ = setter.__qualname__ = name
+        return setter
 
     def __repr__(self) -> str:
         return "<matplotlib artist>"
@@ -252,10 +273,10 @@ def record_on(recorder: Recorder, spec: AxesSpec, name: str, args: tuple[Any, ..
         counts, edges = np.histogram(np.asarray(plain_args[0], dtype=float), bins=bins,
                                      range=plain_kwargs.get("range"))
 
-        return wrap(counts.astype(float)), wrap(edges), Artist()
+        return wrap(counts.astype(float)), wrap(edges), Artist(recorder, plain_kwargs)
     if name == "plot":
-        return [Artist()]
-    return Artist() if name in DRAWING else None
+        return [Artist(recorder, plain_kwargs)]
+    return Artist(recorder, plain_kwargs) if name in DRAWING else None
 
 
 class Figure:

@@ -311,6 +311,8 @@ def setitem(tensor: Tensor, index: Any, value: Any) -> None:
             raise TypeError(f"can't assign a {type(value).__name__} to a "
                             f"{tensor.dtype.legacy_name}")
         value = Tensor._wrap(np.asarray(value, dtype=tensor.array.dtype))
+    if value.ndim > view.ndim:
+        value = _without_leading_ones(value)
     if advanced:
         key = _advanced_key(view, advanced)
         budget.check_shape(advanced_shape(view.shape_tuple, key), 8)  # the places written
@@ -319,7 +321,18 @@ def setitem(tensor: Tensor, index: Any, value: Any) -> None:
     elif value.shape_tuple != view.shape_tuple and value.ndim == 0:
         view.fill_(value)  # PyTorch's copy_to: a 0-dim value fills
     else:
+        if value.shape_tuple != view.shape_tuple:
+            with grad_mode.no_grad():  # PyTorch's copy_to expands the value: expand's errors
+                value.expand(view.shape_tuple)
         view.copy_(value)
+
+
+def _without_leading_ones(value: Tensor) -> Tensor:
+    """PyTorch views a value with more dims than its slot without its leading 1s before it
+    copies (`w[0] = torch.tensor([[-5.]])` into a 1-element row); more dims stay an error."""
+    shape = value.shape_tuple
+    start = next((i for i, size in enumerate(shape) if size != 1), len(shape))
+    return value.view(shape[start:]) if start else value
 
 
 def _records(view: Tensor, value: Tensor) -> bool:

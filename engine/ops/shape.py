@@ -13,6 +13,7 @@ import numpy as np
 
 from engine import budget, dtypes, grad_mode
 from engine.autograd import Function, arrays_suffice
+from engine.operands import broadcast_error
 from engine.ops.numerics import torch_sum
 from engine.registry import public
 from engine.tensor import Tensor, normalize_dim
@@ -760,9 +761,12 @@ class Copy(Function):
         try:
             return np.broadcast_to(src, a.shape).astype(a.dtype)
         except ValueError:
-            raise RuntimeError(f"The size of tensor a ({a.shape[-1] if a.ndim else 1}) must "
-                               f"match the size of tensor b ({src.shape[-1] if src.ndim else 1})"
-                               f" at non-singleton dimension {max(a.ndim - 1, 0)}") from None
+            try:
+                shape = np.broadcast_shapes(a.shape, src.shape)
+            except ValueError:
+                raise broadcast_error(a.shape, src.shape) from None
+            raise RuntimeError(f"output with shape {list(a.shape)} doesn't match the broadcast "
+                               f"shape {list(shape)}") from None
 
     def backward(self, grad, inputs, output):
         return (_zeros_like(grad), grad)
