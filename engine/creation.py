@@ -202,24 +202,24 @@ def _like(t: Tensor, value: Any, dtype: Any, requires_grad: bool, device: Any = 
                    requires_grad, device=devices.CPU if device is None else device)  # t's device
 
 
-def ones_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
               ) -> Tensor:
-    return _like(t, 1, dtype, requires_grad, device)
+    return _like(input, 1, dtype, requires_grad, device)
 
 
-def zeros_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
                ) -> Tensor:
-    return _like(t, 0, dtype, requires_grad, device)
+    return _like(input, 0, dtype, requires_grad, device)
 
 
-def empty_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
                ) -> Tensor:
-    return _like(t, 0, dtype, requires_grad, device)
+    return _like(input, 0, dtype, requires_grad, device)
 
 
-def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
+def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
               device: Any = None) -> Tensor:
-    return _like(t, fill_value, dtype, requires_grad, device)
+    return _like(input, fill_value, dtype, requires_grad, device)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
