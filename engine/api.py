@@ -96,6 +96,7 @@ TORCH.update({
     "empty_like": creation.empty_like,
     "full_like": creation.full_like,
     "arange": creation.arange,
+    "range": creation.range_,
     "linspace": creation.linspace,
     "logspace": creation.logspace,
     "eye": creation.eye,

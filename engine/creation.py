@@ -247,6 +247,25 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
     return _finish(array, requires_grad)
 
 
+def range_(start: Any, end: Any, step: Any = 1, dtype: Any = None, requires_grad: bool = False,
+           device: Any = None) -> Tensor:
+    """torch.range, deprecated: end included, and the default float dtype even for integers."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its "
+                  "behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning, stacklevel=2)
+    devices.check_factory(device)
+    low, high, step = (_number(v) for v in (start, end, step))
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    count = math.floor((high - low) / step) + 1
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
+    budget.check_shape((count,), target.itemsize)
+    return _finish((low + np.arange(count, dtype=np.float64) * step).astype(target.np),
+                   requires_grad)
+
+
 def _number(value: Any) -> Any:
     if isinstance(value, Tensor):
         return value.item()
