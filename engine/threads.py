@@ -29,9 +29,10 @@ def torch_threads() -> int:
     return os.cpu_count() or 1
 
 
-def thread_chunks(count: int) -> list[tuple[int, int]]:
-    """at::parallel_for(0, count, grain 1): one contiguous chunk per thread, as many threads as
-    there are items at most, ceil(count / threads) items each (the last gets the rest)."""
-    threads = min(torch_threads(), count) if count > 1 else 1
+def thread_chunks(count: int, grain: int = 1) -> list[tuple[int, int]]:
+    """at::parallel_for(0, count, grain): one contiguous chunk per thread, as many threads as
+    there are grains at most (a range of one grain or less runs inline, in one chunk),
+    ceil(count / threads) items each (the last gets the rest)."""
+    threads = min(torch_threads(), -(-count // grain)) if count > grain else 1
     size = -(-count // threads) if threads else 0
     return [(t * size, min(count, (t + 1) * size)) for t in range(threads) if t * size < count]
