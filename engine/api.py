@@ -10,6 +10,7 @@ not load engine/nn/ or engine/optim.py (`members(NAME)`: a mapping that builds N
 from __future__ import annotations
 
 import functools
+import math
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping
@@ -83,6 +84,10 @@ TORCH: dict[str, Any] = {name: _accepting_out(name, function)
 TORCH.update(dtypes.TORCH_NAMES)
 TORCH.update({
     "__version__": "2.13.0+cpu",  # the PyTorch whose behaviour agraph reproduces (CPU build)
+    "inf": math.inf,
+    "nan": math.nan,
+    "pi": math.pi,
+    "e": math.e,
     "Tensor": Tensor,
     "Size": Size,
     "tensor": creation.tensor,
