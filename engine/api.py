@@ -83,7 +83,7 @@ TORCH: dict[str, Any] = {name: _accepting_out(name, function)
                          for name, function in registry.TORCH.items()}
 TORCH.update(dtypes.TORCH_NAMES)
 TORCH.update({
-    "__version__": "2.13.0+cpu",  # the PyTorch whose behaviour agraph reproduces (CPU build)
+    "__version__": device.VERSION["__version__"],
     "inf": math.inf,
     "nan": math.nan,
     "pi": math.pi,
