@@ -254,19 +254,44 @@ def _arange_values(start: float, step: float, count: int, ftype: Any) -> np.ndar
     its range in blocks of two SIMD vectors (8 float32 or 4 float64 lanes each): a vector starts
     at start + step * index (double), rounded to the dtype, and its lane j is that start
     + j * step in double; the elements after the last whole block are start + step * index.
-    Every multiply-add is fused (one rounding)."""
+    Every multiply-add is fused (one rounding). Worked in slices, so temporaries stay small."""
     lanes = 8 if ftype == np.float32 else 4
-    index = np.arange(count, dtype=np.float64)
-    first = np.zeros(count, dtype=np.float64)  # where each element's vector starts
-    tail = np.zeros(count, dtype=bool)
+    out = np.empty(count, dtype=ftype)
     for begin, end in threads.thread_chunks(count, 32768):
-        offset = np.arange(end - begin)
-        first[begin:end] = begin + offset - offset % lanes
-        tail[end - (end - begin) % (2 * lanes):end] = True
-    vector_start = float_math.fma64(step, first, start).astype(ftype).astype(np.float64)
-    values = float_math.fma64(index - first, step, vector_start)
-    values[tail] = float_math.fma64(step, index[tail], start)
-    return values.astype(ftype)
+        whole = (end - begin) - (end - begin) % (2 * lanes)  # elements in whole blocks
+        for first in range(0, end - begin, ARANGE_SLICE):
+            offset = np.arange(first, min(first + ARANGE_SLICE, end - begin), dtype=np.float64)
+            lane = offset % lanes
+            vector_start = _fused(step, begin + offset[::lanes], start, ftype)
+            vector_start = np.repeat(vector_start.astype(np.float64), lanes)[:len(offset)]
+            values = _fused(lane, step, vector_start, ftype)
+            tail = offset >= whole
+            if tail.any():
+                values[tail] = _fused(step, begin + offset[tail], start, ftype)
+            out[begin + first:begin + first + len(offset)] = values
+    return out
+
+
+ARANGE_SLICE = 1 << 16  # a multiple of every block size
+
+
+def _fused(a: Any, b: Any, c: Any, ftype: Any) -> np.ndarray:
+    """a * b + c in double with one rounding, then rounded to ftype. For float32 the plain
+    double result decides wherever everything within its error rounds alike (nearly always);
+    the others, and float64, take float_math's exact fused multiply-add."""
+    if ftype != np.float32:
+        return float_math.fma64(a, b, c)
+    product = np.multiply(a, b)
+    plain = product + c
+    error = np.spacing(np.abs(product)) + 2 * np.spacing(np.abs(plain))
+    result = plain.astype(np.float32)
+    unsure = (plain - error).astype(np.float32) != (plain + error).astype(np.float32)
+    if unsure.any():
+        pick = np.broadcast_to
+        exact = float_math.fma64(pick(a, plain.shape)[unsure], pick(b, plain.shape)[unsure],
+                                 pick(c, plain.shape)[unsure])
+        result[unsure] = exact.astype(np.float32)
+    return result
 
 
 def range_(start: Any, end: Any, step: Any = 1, dtype: Any = None, requires_grad: bool = False,
