@@ -83,9 +83,9 @@ TORCH: dict[str, Any] = {name: _accepting_out(name, function)
                          for name, function in registry.TORCH.items()}
 TORCH.update(dtypes.TORCH_NAMES)
 TORCH.update({
-    "__version__": "2.13.0+cpu",  # the PyTorch whose behaviour agraph reproduces (CPU build)
-    "nan": math.nan,  # torch's float constants, Python floats as in torch/__init__.py
+    "__version__": device.VERSION["__version__"],
     "inf": math.inf,
+    "nan": math.nan,
     "pi": math.pi,
     "e": math.e,
     "Tensor": Tensor,
@@ -101,7 +101,7 @@ TORCH.update({
     "empty_like": creation.empty_like,
     "full_like": creation.full_like,
     "arange": creation.arange,
-    "range": creation.range_inclusive,
+    "range": creation.range_,
     "linspace": creation.linspace,
     "logspace": creation.logspace,
     "eye": creation.eye,

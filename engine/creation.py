@@ -9,9 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, dtypes, threads
+from engine import budget, dtypes, float_math, threads
 from engine import device as devices
-from engine.float_math import fma64
 from engine.numpy_bridge import NumpyArray, from_numpy
 from engine.tensor import Tensor
 
@@ -203,24 +202,24 @@ def _like(t: Tensor, value: Any, dtype: Any, requires_grad: bool, device: Any = 
                    requires_grad, device=devices.CPU if device is None else device)  # t's device
 
 
-def ones_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
               ) -> Tensor:
-    return _like(t, 1, dtype, requires_grad, device)
+    return _like(input, 1, dtype, requires_grad, device)
 
 
-def zeros_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
                ) -> Tensor:
-    return _like(t, 0, dtype, requires_grad, device)
+    return _like(input, 0, dtype, requires_grad, device)
 
 
-def empty_like(t: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
+def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None
                ) -> Tensor:
-    return _like(t, 0, dtype, requires_grad, device)
+    return _like(input, 0, dtype, requires_grad, device)
 
 
-def full_like(t: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
+def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
               device: Any = None) -> Tensor:
-    return _like(t, fill_value, dtype, requires_grad, device)
+    return _like(input, fill_value, dtype, requires_grad, device)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
@@ -230,14 +229,19 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
         start, end = 0, start
     values = [_number(v) for v in (start, end, step)]
     low, high, step = values
-    _check_range(low, high, step)
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
+    if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     count = max(0, math.ceil((values[1] - values[0]) / values[2]))
     is_float = any(isinstance(v, float) for v in values)
     target = dtypes.resolve(dtype) if dtype is not None else (
         dtypes.default_float() if is_float else dtypes.int64)
     budget.check_shape((count,), target.itemsize)
     if target in (dtypes.float32, dtypes.float64):
-        array = _arange_values(values[0], values[2], count, target.np)
+        array = _arange_values(float(low), float(step), count, target.np)
     elif is_float or target.is_floating_point:
         array = (values[0] + np.arange(count, dtype=np.float64) * values[2]).astype(target.np)
     else:
@@ -245,48 +249,68 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
     return _finish(array, requires_grad)
 
 
-def _arange_values(start: float, step: float, count: int, dtype: np.dtype) -> np.ndarray:
-    """PyTorch's arange kernel for float and double (built for AVX2 even on AVX512 machines,
-    with fused multiply-adds): in each thread's chunk (grain 32768), pairs of vectors of 32
-    bytes (8 floats, 4 doubles), each lane `base + j * step` in double from the vector's base
-    `start + step * idx` rounded to the dtype first; the elements after the last pair
-    `start + step * idx` in double."""
-    lanes = 32 // dtype.itemsize
-    out = np.empty(count, dtype=dtype)
-    lane_numbers = np.arange(lanes, dtype=np.float64)
-    for begin, end in threads.thread_chunks(count, grain=32768):
-        paired = begin + (end - begin) // (2 * lanes) * 2 * lanes
-        bases = fma64(step, np.arange(begin, paired, lanes, dtype=np.float64), start)
-        bases = bases.astype(dtype).astype(np.float64)
-        out[begin:paired] = fma64(lane_numbers, step, bases[:, None]).ravel()
-        out[paired:end] = fma64(step, np.arange(paired, end, dtype=np.float64), start)
+def _arange_values(start: float, step: float, count: int, ftype: Any) -> np.ndarray:
+    """ATen's float arange, value for value. Each thread of its parallel_for (grain 32768) walks
+    its range in blocks of two SIMD vectors (8 float32 or 4 float64 lanes each): a vector starts
+    at start + step * index (double), rounded to the dtype, and its lane j is that start
+    + j * step in double; the elements after the last whole block are start + step * index.
+    Every multiply-add is fused (one rounding). Worked in slices, so temporaries stay small."""
+    lanes = 8 if ftype == np.float32 else 4
+    out = np.empty(count, dtype=ftype)
+    for begin, end in threads.thread_chunks(count, 32768):
+        whole = (end - begin) - (end - begin) % (2 * lanes)  # elements in whole blocks
+        for first in range(0, end - begin, ARANGE_SLICE):
+            offset = np.arange(first, min(first + ARANGE_SLICE, end - begin), dtype=np.float64)
+            lane = offset % lanes
+            vector_start = _fused(step, begin + offset[::lanes], start, ftype)
+            vector_start = np.repeat(vector_start.astype(np.float64), lanes)[:len(offset)]
+            values = _fused(lane, step, vector_start, ftype)
+            tail = offset >= whole
+            if tail.any():
+                values[tail] = _fused(step, begin + offset[tail], start, ftype)
+            out[begin + first:begin + first + len(offset)] = values
     return out
 
 
-def range_inclusive(start: Any, end: Any, step: Any = 1, dtype: Any = None,
-                    requires_grad: bool = False, device: Any = None) -> Tensor:
-    """torch.range: deprecated; `end` included and floats unless a dtype is given."""
-    warnings.warn("torch.range is deprecated and will be removed in a future release because "
-                  "its behavior is inconsistent with Python's range builtin. Instead, use "
-                  "torch.arange, which produces values in [start, end).", UserWarning,
-                  stacklevel=2)
+ARANGE_SLICE = 1 << 16  # a multiple of every block size
+
+
+def _fused(a: Any, b: Any, c: Any, ftype: Any) -> np.ndarray:
+    """a * b + c in double with one rounding, then rounded to ftype. For float32 the plain
+    double result decides wherever everything within its error rounds alike (nearly always);
+    the others, and float64, take float_math's exact fused multiply-add."""
+    if ftype != np.float32:
+        return float_math.fma64(a, b, c)
+    product = np.multiply(a, b)
+    plain = product + c
+    error = np.spacing(np.abs(product)) + 2 * np.spacing(np.abs(plain))
+    result = plain.astype(np.float32)
+    unsure = (plain - error).astype(np.float32) != (plain + error).astype(np.float32)
+    if unsure.any():
+        pick = np.broadcast_to
+        exact = float_math.fma64(pick(a, plain.shape)[unsure], pick(b, plain.shape)[unsure],
+                                 pick(c, plain.shape)[unsure])
+        result[unsure] = exact.astype(np.float32)
+    return result
+
+
+def range_(start: Any, end: Any, step: Any = 1, dtype: Any = None, requires_grad: bool = False,
+           device: Any = None) -> Tensor:
+    """torch.range, deprecated: end included, and the default float dtype even for integers."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its "
+                  "behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning, stacklevel=2)
     devices.check_factory(device)
     low, high, step = (_number(v) for v in (start, end, step))
-    _check_range(low, high, step)
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     count = math.floor((high - low) / step) + 1
     target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
     budget.check_shape((count,), target.itemsize)
-    array = low + np.arange(count, dtype=np.float64) * step  # PyTorch's double accumulator
-    return _finish(array.astype(target.np), requires_grad)
-
-
-def _check_range(low: float, high: float, step: float) -> None:
-    if not (step > 0 or step < 0):
-        raise RuntimeError("step must be nonzero")
-    if not (math.isfinite(low) and math.isfinite(high)):
-        raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
-    if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    return _finish((low + np.arange(count, dtype=np.float64) * step).astype(target.np),
+                   requires_grad)
 
 
 def _number(value: Any) -> Any:

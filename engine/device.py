@@ -189,7 +189,10 @@ ACCELERATOR: dict[str, Any] = {
     "device_count": lambda: 0,
 }
 MPS: dict[str, Any] = {"is_available": lambda: False, "is_built": lambda: False}
-VERSION: dict[str, Any] = {"cuda": None, "hip": None, "debug": False}  # torch.version (CPU build)
+# torch.version (CPU build); its __version__ is torch.__version__, the PyTorch whose behaviour
+# agraph reproduces
+VERSION: dict[str, Any] = {"__version__": "2.13.0+cpu", "cuda": None, "hip": None,
+                           "debug": False}
 for _table in (CUDA, ACCELERATOR, MPS):
     for _name, _function in _table.items():
         if _function.__name__ == "<lambda>":

@@ -195,30 +195,30 @@ def _like(t: Tensor, dtype: Any) -> tuple[tuple[int, ...], Any]:
     return t.shape_tuple, dtype if dtype is not None else t.dtype
 
 
-def rand_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False, device: Any = None,
+def rand_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False, device: Any = None,
               generator: Any = None, **_layout: Any) -> Tensor:
-    _layout_only("rand_like", _layout, t)
+    _layout_only("rand_like", _layout, input)
     devices.check(device)
-    shape, target = _like(t, dtype)
+    shape, target = _like(input, dtype)
     return rand(shape, dtype=target, requires_grad=requires_grad, generator=generator)
 
 
-def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False,
+def randn_like(input: Tensor, *, dtype: Any = None, requires_grad: bool = False,
                device: Any = None, generator: Any = None, **_layout: Any) -> Tensor:
-    _layout_only("randn_like", _layout, t)
+    _layout_only("randn_like", _layout, input)
     devices.check(device)
-    shape, target = _like(t, dtype)
+    shape, target = _like(input, dtype)
     return randn(shape, dtype=target, requires_grad=requires_grad, generator=generator)
 
 
-def randint_like(t: Tensor, low: Any, high: Any = None, *, dtype: Any = None,
+def randint_like(input: Tensor, low: Any, high: Any = None, *, dtype: Any = None,
                  requires_grad: bool = False, device: Any = None, generator: Any = None,
                  **_layout: Any) -> Tensor:
-    _layout_only("randint_like", _layout, t, low)
+    _layout_only("randint_like", _layout, input, low)
     devices.check(device)
     if high is None:
         low, high = 0, low
-    shape, target = _like(t, dtype)
+    shape, target = _like(input, dtype)
     return _random_tensor(pick(generator), shape, dtypes.resolve(target), int(low), int(high),
                           requires_grad)
 
@@ -347,7 +347,7 @@ def _write(self: Tensor, values: np.ndarray) -> Tensor:
 
 
 @public(method=True)
-def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,  # noqa: A002
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
                 generator: Any = None) -> Tensor:
     """torch.multinomial: with replacement a binary search of 53-bit uniforms in each row's
     normalised cumulative sum; without, PyTorch's exponential trick (top-k of p / Exp(1))."""

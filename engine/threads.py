@@ -31,7 +31,8 @@ def torch_threads() -> int:
 
 def thread_chunks(count: int, grain: int = 1) -> list[tuple[int, int]]:
     """at::parallel_for(0, count, grain): one contiguous chunk per thread, as many threads as
-    there are grains at most, ceil(count / threads) items each (the last gets the rest)."""
+    there are grains at most (a range of one grain or less runs inline, in one chunk),
+    ceil(count / threads) items each (the last gets the rest)."""
     threads = min(torch_threads(), -(-count // grain)) if count > grain else 1
     size = -(-count // threads) if threads else 0
     return [(t * size, min(count, (t + 1) * size)) for t in range(threads) if t * size < count]

@@ -97,9 +97,16 @@ def test_savefig_names_stay_inside_the_directory(requested: str, written: str) -
     ("plt.plot(print)", "TypeError"),
     ("plt.savefig(3)", "TypeError"),
     ("plt.subplot(2, 2, 5)", "ValueError"),
+    ("plt.legend(prop={'fname': '/etc/passwd'})", "TypeError"),
+    ("plt.legend(prop='big')", "TypeError"),
 ])
 def test_what_pyplot_refuses(source: str, kind: str) -> None:
     assert program_error(f"import torch\nimport matplotlib.pyplot as plt\n{source}\n") == (kind, 3)
+
+
+def test_legend_font_properties_are_a_dict_of_allowed_keys() -> None:
+    source = "import matplotlib.pyplot as plt\nplt.plot([1, 2], label='a')\n"
+    assert program_error(source + "plt.legend(prop={'size': 14, 'weight': 'bold'})\n") is None
 
 
 def test_a_missing_figures_directory_is_an_error(tmp_path: Path) -> None:

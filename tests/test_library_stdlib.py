@@ -1,7 +1,7 @@
 """The standard modules a program can import: math, random, time, timeit, functools, itertools,
-collections, typing, dataclasses, string, os, sys. Values are compared with what CPython's own
-modules give; what would reach the host is refused when used, at its line; sizes are checked
-before C runs."""
+collections, typing, dataclasses, string, os, sys, importlib.metadata. Values are compared with
+what CPython's own modules give; what would reach the host is refused when used, at its line;
+sizes are checked before C runs."""
 
 from __future__ import annotations
 
@@ -292,6 +292,24 @@ def test_time_and_typing() -> None:
         print(total([1, 2]), time.perf_counter() - t0 >= 0.01, time.time() >= start)
     """
     assert output(source) == "{'sum': 3} True True\n"
+
+
+def test_importlib_metadata_knows_torchs_version_and_what_is_not_installed() -> None:
+    source = """
+        from importlib.metadata import version
+        import importlib.metadata
+        print("torch version:", version("torch"), importlib.metadata.version("Torch"))
+        try:
+            version("tiktoken")
+        except importlib.metadata.PackageNotFoundError as e:
+            print(e, isinstance(e, ModuleNotFoundError))
+    """
+    assert output(source) == ("torch version: 2.13.0+cpu 2.13.0+cpu\n"
+                              "No package metadata was found for tiktoken True\n")
+    missing = error("from importlib.metadata import version\nversion('tiktoken')\n")
+    assert (missing.type_name, missing.line) == ("PackageNotFoundError", 2)
+    unknown = error("import importlib.metadata\nimportlib.metadata.version('numpy')\n")
+    assert (unknown.type_name, unknown.line) == ("NotImplementedError", 2)
 
 
 def test_timeit_gives_its_clock_and_refuses_timing_strings() -> None:

@@ -50,10 +50,12 @@ LIBRARY_MODULES: dict[str, str] = {
     "graphviz": "graphviz_module",
     "warnings": "warnings_module",
     "IPython": "ipython_module",
+    "importlib": "importlib_module",
 }
 # Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
 SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",
-                        "matplotlib.pyplot", "matplotlib.ticker", "IPython.display"})
+                        "matplotlib.pyplot", "matplotlib.ticker", "IPython.display",
+                        "importlib.metadata"})
 
 # Modules whose values are arrays: their first import hands the run's limits to the engine's
 # budget (engine/budget.py), as `import torch` does.

@@ -37,8 +37,10 @@ KEYWORDS = frozenset("""
     horizontalalignment verticalalignment labelsize direction length labelrotation
     bbox_to_anchor borderaxespad fancybox numpoints markerscale scatterpoints framealpha
     autopct startangle explode labels shrink fraction sharex sharey nrows ncols figsize dpi
-    num clear squeeze tight bbox_inches transparent format
+    num clear squeeze tight bbox_inches transparent format prop
 """.split())
+# Keys of a legend's `prop` dict (matplotlib's FontProperties)
+FONT_PROPERTIES = frozenset({"size", "weight", "style", "family", "variant", "stretch"})
 DRAWING = """
     plot scatter hist bar barh imshow errorbar fill_between axhline axvline text step stem
     semilogy semilogx loglog pie boxplot contour contourf annotate matshow hlines vlines
@@ -168,7 +170,24 @@ class Recorder:
             if key not in KEYWORDS:
                 raise TypeError(f"{name}() got an unexpected keyword argument '{key}' (or "
                                 "agraph's pyplot does not support it)")
-        return self.plain(tuple(args)), {key: self.plain(v) for key, v in kwargs.items()}
+        plain = {key: self.plain(v) for key, v in kwargs.items() if key != "prop"}
+        if "prop" in kwargs:
+            plain["prop"] = self.font_properties(name, kwargs["prop"])
+        return self.plain(tuple(args)), plain
+
+    def font_properties(self, name: str, prop: Any) -> dict[str, Any] | None:
+        """A legend's `prop={'size': 14}`: font properties as a dict of allowed keys (never
+        `fname`, a font file matplotlib would read)."""
+        if prop is None:
+            return None
+        if not isinstance(prop, dict):
+            raise TypeError(f"{name}() prop must be a dict of font properties, not "
+                            f"{type(prop).__name__}")
+        for key in prop:
+            if key not in FONT_PROPERTIES:
+                raise TypeError(f"{name}() prop: unexpected font property {key!r} (or agraph's "
+                                "pyplot does not support it)")
+        return {key: self.plain(v) for key, v in prop.items()}
 
     def figure(self, num: Any = None, **kwargs: Any) -> Figure:
         if isinstance(num, int) and not isinstance(num, bool):
