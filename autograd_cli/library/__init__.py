@@ -42,6 +42,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "copy": "copy_module",
     "argparse": "argparse_module",
     "logging": "logging_module",
+    "threading": "threading_module",
     "os": "host",
     "sys": "host",
     "numpy": "numpy_module",
