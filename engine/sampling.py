@@ -152,13 +152,18 @@ def normal(generator: Generator, count: int, mean: float, std: float, dtype: Any
 
 # --- integers ----------------------------------------------------------------------------------
 
+WIDE_RANGE = 2 ** 28  # from here on a bounded integer draw takes a 64-bit word
+
+
 def random_from_to(generator: Generator, count: int, low: int, high: int, dtype: Any
                    ) -> np.ndarray:
-    """uniform_int_from_to_distribution: `word % range + low`, with a 64-bit draw when the range
-    needs it (2**32 or more, for 64-bit and floating types)."""
+    """uniform_int_from_to_distribution: `word % range + low`, with a 64-bit draw for a range
+    of 2**28 or more (measured on torch 2.13: int32, int64 and double alike); float32 takes
+    one from 2**32 (beyond 2**24 PyTorch warns that float cannot hold the range, and its
+    values there are not reproduced)."""
     span = high - low
-    wide = span >= 2 ** 32 and np.dtype(dtype) in (np.dtype(np.int64), np.dtype(f64),
-                                                   np.dtype(f32))
+    kind = np.dtype(dtype)
+    wide = span >= 2 ** 32 if kind == np.dtype(f32) else span >= WIDE_RANGE
     words = generator.random64(count) if wide else generator.random(count)
     offsets = words % np.uint64(span)
     return (offsets.astype(np.int64) + np.int64(low)).astype(dtype)

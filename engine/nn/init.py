@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from engine import grad_mode, random
+from engine.ops import mkl
 from engine.tensor import Tensor
 
 
@@ -108,8 +109,8 @@ def eye_(tensor: Tensor) -> Tensor:
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
     """PyTorch's: a (rows, numel / rows) matrix of normal draws (transposed when wide), its QR
-    factorisation's Q with the signs of R's diagonal, times gain. (Q comes from numpy's LAPACK,
-    not MKL's: its last bits may differ from PyTorch's.)"""
+    factorisation's Q (MKL's LAPACK, as torch.linalg.qr; numpy's without MKL) with the signs
+    of R's diagonal, times gain."""
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
@@ -120,7 +121,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
         drawn = Tensor._wrap(np.empty((rows, cols), dtype=tensor.array.dtype))
         drawn.normal_(0, 1, generator=generator)
         flattened = drawn.array.T if rows < cols else drawn.array
-        q, r = np.linalg.qr(flattened)
+        q, r = mkl.qr(flattened) or np.linalg.qr(flattened)
         q = q * np.sign(np.diagonal(r))
         if rows < cols:
             q = q.T

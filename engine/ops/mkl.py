@@ -202,3 +202,41 @@ def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     value = _DOT[a.dtype](
         a.shape[0], left.ctypes.data, 1, right.ctypes.data, 1)
     return np.asarray(value, dtype=a.dtype)
+
+
+def qr(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The reduced QR factorisation of a 2-D float array as torch.linalg.qr computes it on the
+    CPU: LAPACK's geqrf on a column-major copy, R the upper triangle of its first min(m, n)
+    rows, Q from orgqr on the reflectors; each call's workspace the size LAPACK asks for in a
+    first query call, as ATen's apply_geqrf / apply_orgqr. None without MKL."""
+    mkl = library()
+    if mkl is None or a.dtype not in _REAL or a.ndim != 2:
+        return None
+    letter = _REAL[a.dtype][0]
+    m, n = a.shape
+    k = min(m, n)
+    factored = np.array(a, order="F", copy=True)
+    tau = np.zeros(max(k, 1), dtype=a.dtype)
+    _lapack(getattr(mkl, f"{letter}geqrf_"), (m, n), factored, m, tau)
+    q = np.array(factored[:, :k], order="F", copy=True)
+    _lapack(getattr(mkl, f"{letter}orgqr_"), (m, k, k), q, m, tau)
+    return q, np.triu(factored[:k])
+
+
+def _lapack(function: Any, sizes: tuple[int, ...], matrix: np.ndarray, lda: int,
+            tau: np.ndarray) -> None:
+    """A Fortran LAPACK call (sizes..., A, lda, tau, work, lwork, info): a workspace query
+    (lwork -1), then the call with the workspace it asked for."""
+    if not matrix.size:
+        return
+    info = _INT(0)
+
+    def call(work: np.ndarray, lwork: int) -> None:
+        function(*(ctypes.byref(_INT(s)) for s in sizes), _POINTER(matrix.ctypes.data),
+                 ctypes.byref(_INT(max(1, lda))), _POINTER(tau.ctypes.data),
+                 _POINTER(work.ctypes.data), ctypes.byref(_INT(lwork)), ctypes.byref(info))
+
+    query = np.zeros(1, dtype=matrix.dtype)
+    call(query, -1)
+    work = np.zeros(max(1, int(query[0])), dtype=matrix.dtype)
+    call(work, work.size)
