@@ -426,6 +426,48 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     return _write(self, sampling.exponential(pick(generator), self.numel(), float(lambd)))
 
 
+def _floating_only(self: Tensor, kernel: str) -> None:
+    if not self.dtype.is_floating_point:
+        raise RuntimeError(f'"{kernel}" not implemented for \'{_type_name(self.dtype)}\'')
+
+
+# cauchy_'s message names the C++ type (its typeid), not the dtype
+_CAUCHY_TYPES = {"int64": "long int", "int32": "int", "int16": "short int",
+                 "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+@public(torch=False, method=True)
+def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator: Any = None
+                ) -> Tensor:
+    _floating_only(self, "log_normal_cpu")
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    return _write(self, sampling.log_normal(pick(generator), self.numel(), float(mean),
+                                            float(std)))
+
+
+@public(torch=False, method=True)
+def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None
+            ) -> Tensor:
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype "
+                           "must be a floating point but you specified "
+                           f"{_CAUCHY_TYPES.get(self.dtype.name, self.dtype.name)}")
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    return _write(self, sampling.cauchy(pick(generator), self.numel(), float(median),
+                                        float(sigma)))
+
+
+@public(torch=False, method=True)
+def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
+    if self.dtype.name == "bool":
+        _floating_only(self, "geometric_cpu")
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    return _write(self, sampling.geometric(pick(generator), self.numel(), float(p)))
+
+
 # --- what torch.utils.data draws (for DataLoader(shuffle=True)) ---------------------------------
 
 def loader_base_seed(generator: Any = None) -> int:

@@ -221,6 +221,25 @@ def bernoulli_tensor(generator: Generator, probabilities: np.ndarray) -> np.ndar
     return uniform_float(generator, flat.size) < flat.astype(f32)
 
 
+def log_normal(generator: Generator, count: int, mean: float, std: float) -> np.ndarray:
+    """lognormal_distribution<double>: exp of normal_distribution<double>'s draws, one by one
+    (the cached sine half of each pair included)."""
+    return np.array([math.exp(normal_scalar(generator, mean, std)) for _ in range(count)],
+                    dtype=f64)
+
+
+def cauchy(generator: Generator, count: int, median: float, sigma: float) -> np.ndarray:
+    """cauchy_distribution<double>: median + sigma * tan(pi * (u - 0.5)), u a 53-bit uniform."""
+    uniforms = uniform_double(generator, count)
+    return median + sigma * glibc_map(math.tan, math.pi * (uniforms - 0.5))
+
+
+def geometric(generator: Generator, count: int, p: float) -> np.ndarray:
+    """geometric_distribution<double>: ceil(log(u) / log1p(-p)), u a 53-bit uniform."""
+    uniforms = uniform_double(generator, count)
+    return np.ceil(glibc_map(math.log, uniforms) / math.log1p(-p))
+
+
 def exponential(generator: Generator, count: int, rate: float) -> np.ndarray:
     """exponential_distribution<double>: -1/lambda * log1p(-u) on a 53-bit uniform."""
     uniforms = uniform_double(generator, count)

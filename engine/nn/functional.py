@@ -3,6 +3,7 @@ and log_softmax, normalize, cosine_similarity, dropout, one_hot and pad."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -269,23 +270,89 @@ def feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> T
 
 
 def _dropout(input: Tensor, p: float, training: bool, inplace: bool,  # noqa: A002
-             name: str, features: bool) -> Tensor:
-    """torch: input * empty_like(input).bernoulli_(1 - p).div_(1 - p); with FEATURES the
-    noise has one value per (sample, channel)."""
+             name: str, features: bool, alpha: bool = False) -> Tensor:
+    """ATen's _dropout_impl: input * empty_like(input).bernoulli_(1 - p).div_(1 - p); with
+    FEATURES the noise has one value per (sample, channel). ALPHA (SELU's dropout) keeps the
+    mean and variance instead: noise scaled by a, then b added in place, each scalar rounded
+    to the tensor's dtype first as ATen's scalar ops round it."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     input = expect_tensor(input, name)
     if not training or p == 0 or input.numel() == 0:
         return input
+    kind = input.array.dtype
+    offset = None
     if p == 1:
-        noise = np.zeros((), dtype=input.array.dtype)
+        noise = np.zeros((), dtype=kind)
     else:
         shape = input.shape_tuple
         if features:
             shape = shape[:2] + (1,) * (input.ndim - 2)
-        keep = random.bernoulli_mask(shape, 1 - p)
-        noise = keep.astype(input.array.dtype) / np.asarray(1 - p, dtype=input.array.dtype)
-    return _maybe_inplace(input, F.mul(input, Tensor._wrap(noise)), inplace)
+        keep = random.bernoulli_mask(shape, 1 - p).astype(kind)
+        if alpha:
+            a = 1.0 / math.sqrt((SELU_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p))
+            offset = (keep - kind.type(1)) * kind.type(SELU_ALPHA_DROPOUT * a) + kind.type(
+                SELU_ALPHA_DROPOUT * a * p)
+            noise = keep * kind.type(a)
+        else:
+            noise = keep / np.asarray(1 - p, dtype=kind)
+    result = F.mul(input, Tensor._wrap(noise))
+    if offset is not None:
+        result = result.add_(Tensor._wrap(offset))
+    return _maybe_inplace(input, result, inplace)
+
+
+SELU_ALPHA_DROPOUT = 1.7580993408473766  # ATen's alpha for alpha_dropout (SELU's alpha * scale)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
+                  inplace: bool = False) -> Tensor:
+    return _dropout(input, p, training, inplace, "alpha_dropout", features=False, alpha=True)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,  # noqa: A002
+                          inplace: bool = False) -> Tensor:
+    return _dropout(input, p, training, inplace, "feature_alpha_dropout", features=True,
+                    alpha=True)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    """Channels of (N, C, L) or (C, L) inputs dropped whole (an unbatched input gets a batch
+    dimension for the draw, as PyTorch's dropout1d)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    rank = expect_tensor(input, "dropout1d").ndim
+    if rank not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {rank}D input. "
+                           "Note that dropout1d exists to provide channel-wise dropout on inputs "
+                           "with 1 spatial dimension, a channel dimension, and an optional batch "
+                           "dimension (i.e. 2D or 3D inputs).")
+    return _unbatched_feature_dropout(input, p, training, inplace, rank == 3)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    rank = expect_tensor(input, "dropout3d").ndim
+    if rank not in (4, 5):
+        warnings.warn(f"dropout3d: Received a {rank}-D input to dropout3d, which is deprecated "
+                      "and will result in an error in a future release. To retain the behavior "
+                      "and silence this warning, please use dropout instead. Note that dropout3d "
+                      "exists to provide channel-wise dropout on inputs with 3 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D "
+                      "or 5D inputs).", UserWarning, stacklevel=2)
+    return _unbatched_feature_dropout(input, p, training, inplace, rank == 5)
+
+
+def _unbatched_feature_dropout(input: Tensor, p: float, training: bool,  # noqa: A002
+                               inplace: bool, batched: bool) -> Tensor:
+    if batched:
+        return feature_dropout(input, p, training, inplace)
+    if inplace:
+        return feature_dropout(input.unsqueeze_(0), p, training, True).squeeze_(0)
+    return feature_dropout(input.unsqueeze(0), p, training, False).squeeze(0)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002

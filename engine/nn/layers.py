@@ -10,7 +10,15 @@ import numpy as np
 
 from engine import budget, dtypes, grad_mode
 from engine import functional as F
-from engine.nn.functional import dropout, dropout2d, linear
+from engine.nn.functional import (
+    alpha_dropout,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    feature_alpha_dropout,
+    linear,
+)
 from engine.nn.init import normal_, reset_affine
 from engine.nn.module import Module, affine_parameters
 from engine.ops.norm import embedding, layer_norm
@@ -271,3 +279,23 @@ class Dropout2d(Dropout):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout1d(Dropout):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(Dropout):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return feature_alpha_dropout(input, self.p, self.training)
