@@ -60,23 +60,44 @@ def _accepting_out(name: str, function: Callable[..., Any]) -> Callable[..., Any
                 isinstance(a, Tensor) and a.requires_grad for a in operands):
             raise RuntimeError(OUT_WITH_GRAD.format(name=name))
         with grad_mode.no_grad():
-            result = function(*args, **kwargs)
-            if not isinstance(result, Tensor):
-                raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
-            if result.shape_tuple != out.shape_tuple:
-                if out.numel():
-                    warnings.warn(
-                        f"An output with one or more elements was resized since it had shape "
-                        f"{list(out.shape_tuple)}, which does not match the required output "
-                        f"shape {list(result.shape_tuple)}. This behavior is deprecated, and in "
-                        "a future PyTorch release outputs will not be resized unless they have "
-                        "zero elements. You can explicitly reuse an out tensor t by resizing "
-                        "it, inplace, to zero elements with t.resize_(0).", UserWarning,
-                        stacklevel=2)
-                out.array = np.zeros(result.shape_tuple, dtype=out.array.dtype)
-            return out.assign_inplace(result)
+            return _write_out(name, function(*args, **kwargs), out)
 
     return call
+
+
+def _factory_out(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """`torch.zeros(..., out=t)`, `torch.rand(..., out=t)`: made in t's dtype (unless a dtype
+    is given), then written into t, which is returned (resized without a warning)."""
+
+    @functools.wraps(function)
+    def call(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None:
+            return function(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
+                            f"{type(out).__name__}")
+        kwargs.setdefault("dtype", out.dtype)
+        with grad_mode.no_grad():
+            return _write_out(name, function(*args, **kwargs), out, warn=False)
+
+    return call
+
+
+def _write_out(name: str, result: Any, out: Tensor, warn: bool = True) -> Tensor:
+    if not isinstance(result, Tensor):
+        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+    if result.shape_tuple != out.shape_tuple:
+        if out.numel() and warn:
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape "
+                f"{list(out.shape_tuple)}, which does not match the required output "
+                f"shape {list(result.shape_tuple)}. This behavior is deprecated, and in "
+                "a future PyTorch release outputs will not be resized unless they have "
+                "zero elements. You can explicitly reuse an out tensor t by resizing "
+                "it, inplace, to zero elements with t.resize_(0).", UserWarning,
+                stacklevel=3)
+        out.array = np.zeros(result.shape_tuple, dtype=out.array.dtype)
+    return out.assign_inplace(result)
 
 
 TORCH: dict[str, Any] = {name: _accepting_out(name, function)
@@ -92,24 +113,24 @@ TORCH.update({
     "Size": Size,
     "tensor": creation.tensor,
     "as_tensor": creation.as_tensor,
-    "ones": creation.ones,
-    "zeros": creation.zeros,
-    "empty": creation.empty,
-    "full": creation.full,
+    "ones": _factory_out("ones", creation.ones),
+    "zeros": _factory_out("zeros", creation.zeros),
+    "empty": _factory_out("empty", creation.empty),
+    "full": _factory_out("full", creation.full),
     "ones_like": creation.ones_like,
     "zeros_like": creation.zeros_like,
     "empty_like": creation.empty_like,
     "full_like": creation.full_like,
-    "arange": creation.arange,
-    "range": creation.range_,
-    "linspace": creation.linspace,
-    "logspace": creation.logspace,
-    "eye": creation.eye,
+    "arange": _factory_out("arange", creation.arange),
+    "range": _factory_out("range", creation.range_),
+    "linspace": _factory_out("linspace", creation.linspace),
+    "logspace": _factory_out("logspace", creation.logspace),
+    "eye": _factory_out("eye", creation.eye),
     # torch.FloatTensor, torch.ByteTensor, ...: one legacy constructor for each dtype
     **{dtype.legacy_name: creation.legacy_constructor(dtype) for dtype in dtypes.ALL},
-    "rand": random.rand,
-    "randn": random.randn,
-    "randint": random.randint,
+    "rand": _factory_out("rand", random.rand),
+    "randn": _factory_out("randn", random.randn),
+    "randint": _factory_out("randint", random.randint),
     "rand_like": random.rand_like,
     "randn_like": random.randn_like,
     "manual_seed": random.manual_seed,
@@ -117,14 +138,15 @@ TORCH.update({
     "initial_seed": random.initial_seed,
     "get_rng_state": random.get_rng_state,
     "set_rng_state": random.set_rng_state,
-    "randperm": random.randperm,
+    "randperm": _factory_out("randperm", random.randperm),
     "randint_like": random.randint_like,
     "normal": random.normal,
     "Generator": generator.Generator,
     "random": device.submodule("torch.random", {
         "manual_seed": random.manual_seed, "seed": random.seed,
         "initial_seed": random.initial_seed, "get_rng_state": random.get_rng_state,
-        "set_rng_state": random.set_rng_state, "default_generator": generator.default_generator}),
+        "set_rng_state": random.set_rng_state, "default_generator": generator.default_generator,
+        "fork_rng": random.fork_rng}),
     "default_generator": generator.default_generator,
     "no_grad": grad_mode.no_grad,
     "enable_grad": grad_mode.enable_grad,

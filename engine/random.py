@@ -44,8 +44,29 @@ def set_rng_state(new_state: Any) -> None:
     default_generator.set_state(new_state)
 
 
+class fork_rng:  # noqa: N801 - PyTorch's name
+    """`with torch.random.fork_rng():` the CPU generator's state is put back on exit (there
+    are no other devices' generators to fork)."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+    __slots__ = ("enabled", "state")
+
+    def __init__(self, devices: Any = None, enabled: bool = True, _caller: str = "fork_rng",
+                 _devices_kw: str = "devices", device_type: str = "cuda") -> None:
+        self.enabled = bool(enabled)
+        self.state: Tensor | None = None
+
+    def __enter__(self) -> None:
+        if self.enabled:
+            self.state = get_rng_state()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.state is not None:
+            set_rng_state(self.state)
+
+
 # keywords torch's factories take that change nothing here (one strided CPU layout, no pinning)
-_LAYOUT_KEYWORDS = frozenset({"layout", "pin_memory", "memory_format", "out"})
+_LAYOUT_KEYWORDS = frozenset({"layout", "pin_memory", "memory_format"})
 
 
 def _layout_only(name: str, keywords: dict[str, Any], *positional: Any) -> None:
