@@ -48,10 +48,13 @@ class Refused:
     __contains__ = refuse
     __len__ = refuse
     __bool__ = refuse
-    __eq__ = refuse
-    __lt__ = refuse
-    __add__ = refuse
     __str__ = refuse
+    # comparisons and arithmetic, either side (`sys.version_info >= (3, 8)`, `2 * x`)
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = refuse  # type: ignore[assignment]
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = refuse
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = refuse
+    __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __neg__ = __pos__ = __abs__ = refuse
+    __int__ = __float__ = __index__ = refuse
 
     def __iter__(self) -> Iterator[Any]:
         raise self.error()

@@ -365,6 +365,10 @@ REFUSED = [
     ("sys.exit(3)", "sys.exit()"),
     ("sys.path.append('/tmp')", "sys.path"),
     ("sys.setrecursionlimit(10**6)", "sys.setrecursionlimit()"),
+    ("sys.version_info >= (3, 8)", "sys.version_info"),
+    ("(3, 8) <= sys.version_info", "sys.version_info"),
+    ("os.environ * 2", "os.environ"),
+    ("-os.environ", "os.environ"),
 ]
 
 
