@@ -44,7 +44,8 @@ EXCEPTION_CLASSES: dict[str, type[BaseException]] = {
         LookupError, NameError, NotImplementedError, OverflowError, RuntimeError,
         StopIteration, TypeError, UnboundLocalError, ValueError, ZeroDivisionError,
         ImportError, ModuleNotFoundError, FloatingPointError, UserWarning, Warning,
-        DeprecationWarning, RuntimeWarning, UnicodeError, SyntaxError, ProgramExit)
+        DeprecationWarning, RuntimeWarning, UnicodeError, SyntaxError, OSError,
+        FileNotFoundError, ProgramExit)
 }
 # Errors of the run itself, never the program's to catch.
 UNCATCHABLE = frozenset({LIMIT_ERROR, "RecursionError", "MemoryError", "KeyboardInterrupt"})

@@ -293,6 +293,11 @@ def exception_text(exception: BaseException, max_len: int | None = None) -> str:
     if any("__str__" in klass.__dict__ for klass in type(exception).__mro__
            if "_agraph_members" in klass.__dict__):
         return str(exception)
+    if isinstance(exception, OSError) and exception.errno is not None and exception.strerror:
+        text = f"[Errno {exception.errno}] {exception.strerror}"  # Python's OSError.__str__
+        if exception.filename is not None:
+            text += f": {display_repr(exception.filename, max_len)}"
+        return text
     args = exception.args
     if not args:
         return ""
