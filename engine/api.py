@@ -83,6 +83,19 @@ def _factory_out(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+def _tensor_argument(name: str, value: Any) -> Tensor:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(value).__name__}")
+    return value
+
+
+def _result_type(*values: Any) -> dtypes.DType:
+    """torch.result_type(tensor1, tensor2): tensors or Python numbers, PyTorch's promotion."""
+    operands = [(v.dtype, v.ndim) for v in values if isinstance(v, Tensor)]
+    return dtypes.result_type(operands, [v for v in values if not isinstance(v, Tensor)])
+
+
 def _write_out(name: str, result: Any, out: Tensor, warn: bool = True) -> Tensor:
     if not isinstance(result, Tensor):
         raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
@@ -156,6 +169,13 @@ TORCH.update({
     "is_inference_mode_enabled": grad_mode.is_inference_mode_enabled,
     "set_printoptions": printing.set_printoptions,
     "is_tensor": lambda obj: isinstance(obj, Tensor),
+    "is_floating_point": lambda input: _tensor_argument("is_floating_point", input
+                                                        ).is_floating_point(),
+    "result_type": lambda tensor1, tensor2: _result_type(tensor1, tensor2),
+    "promote_types": dtypes.promote_types,
+    "can_cast": dtypes.can_cast,
+    "set_default_tensor_type": dtypes.set_default_tensor_type,
+    "dtype": dtypes.DType,
     "get_default_dtype": dtypes.default_float,
     "set_default_dtype": dtypes.set_default_float,
     "finfo": dtypes.finfo,
@@ -330,7 +350,7 @@ def reset_state() -> None:
     device.reset_default()
     autograd.clear_post_accumulate_hooks()
     grad_mode.set_enabled(True)
-    dtypes.set_default_float(dtypes.float32)
+    dtypes.reset()
     printing.set_printoptions(profile="default")
     reset_switches()
     random.reset()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 
@@ -27,6 +29,8 @@ class DType:
         """0 bool, 1 integer, 2 floating point: the order in which PyTorch promotes."""
         return 2 if self.is_floating_point else 0 if self.np.kind == "b" else 1
 
+
+DType.__name__ = DType.__qualname__ = "dtype"  # torch.dtype, as a program sees the class
 
 float16 = DType("float16", np.float16, "HalfTensor")
 float32 = DType("float32", np.float32, "FloatTensor")
@@ -65,8 +69,16 @@ def of_legacy_type(kind: object) -> DType | None:
     return next((d for constructor, d in LEGACY_TYPES if constructor is kind), None)
 
 
-# torch.set_default_dtype's choice for this run (None: float32)
+# torch.set_default_dtype's choice for this run (None: float32); whether this run was warned
+# that set_default_tensor_type is deprecated (PyTorch warns once)
 _DEFAULT: dict[str, DType | None] = {"float": None}
+_WARNED: set[str] = set()
+
+
+def reset() -> None:
+    """A run's start: float32 by default, no warning given yet."""
+    _DEFAULT["float"] = None
+    _WARNED.clear()
 
 
 def default_float() -> DType:
@@ -80,6 +92,34 @@ def set_default_float(dtype: object) -> None:
     if not chosen.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
     _DEFAULT["float"] = chosen
+
+
+def set_default_tensor_type(kind: object) -> None:
+    """torch.set_default_tensor_type (deprecated): a legacy float type, as a class or a name."""
+    if "set_default_tensor_type" not in _WARNED:
+        _WARNED.add("set_default_tensor_type")
+        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
+                      "use torch.set_default_dtype() and torch.set_default_device() as "
+                      "alternatives.", UserWarning, stacklevel=2)
+    chosen = of_legacy_type(kind)
+    if chosen is None:
+        raise TypeError(f"invalid type: '{kind}'" if isinstance(kind, str) else
+                        f"invalid type: {kind!r}")
+    if not chosen.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _DEFAULT["float"] = chosen
+
+
+def promote_types(type1: object, type2: object) -> DType:
+    return promote(resolve(type1), resolve(type2))
+
+
+def can_cast(from_: object, to: object) -> bool:
+    """torch.can_cast: no float to an integer type, nothing but bool to bool."""
+    source, target = resolve(from_), resolve(to)
+    if source.is_floating_point and not target.is_floating_point:
+        return False
+    return source is bool_ or target is not bool_
 
 
 def of_array(array: np.ndarray) -> DType:

@@ -18,7 +18,9 @@ Two tables beside the programs say what cannot be compared the plain way:
 Programs whose PyTorch run alone takes seconds are listed in SLOW.tsv and run only with
 AGRAPH_SLOW_TESTS=1 (README.md in tests/tutorials gives the command for the full pass rate);
 a third column there raises the wall-clock limit for one whose PyTorch run itself takes about
-as long as agraph's default 10 s, so a busy machine does not stop it.
+as long as agraph's default 10 s. The others run with a 30 s limit: what is compared is what
+a program prints, not how fast (a program that takes 1.5 s alone must not fail on a machine
+busy with other work); a known gap keeps the default 10 s, by which it is measured.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ def table(name: str) -> dict[str, list[str]]:
 GAPS = table("KNOWN_GAPS.tsv")
 RANDOM = table("RANDOM.tsv")
 SLOW = table("SLOW.tsv")
+TEST_SECONDS = "30"  # the wall-clock limit of a program SLOW.tsv does not give one
 
 
 def masked(stdout: str) -> str:
@@ -82,7 +85,7 @@ def case(name: str) -> Any:
 @pytest.mark.parametrize("name", [case(n) for n in PROGRAMS])
 def test_tutorial_runs_as_in_pytorch(name: str, cli: Any) -> None:
     expected = load_json(TUTORIALS / f"{name}.json")
-    seconds = SLOW.get(name, [])[1:]
+    seconds = SLOW.get(name, [])[1:] or ([] if name in GAPS else [TEST_SECONDS])
     limit = ["--max-seconds", seconds[0]] if seconds else []
     result = cli("run", str(TUTORIALS / f"{name}.expr"), "--json", *limit)
     actual = json.loads(result.stdout)
