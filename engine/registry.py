@@ -7,7 +7,10 @@ methods and Tensor.PUBLIC_ATTRS; no other list of them is kept.
     @public(method=True, inplace=True)
     def add(a, b, alpha=1): ...            # torch.add, t.add(b), t.add_(b)
 
-    clip = public(clamp, name="clip", method=True)   # an alias: torch.clip, t.clip
+    @public(torch=False, method=True)
+    def random_(self, *args): ...           # t.random_() only
+
+PyTorch's other names for a function (`multiply` for `mul`) are ALIASES below.
 """
 
 from __future__ import annotations
@@ -40,3 +43,29 @@ def public(function: Any = None, /, *, name: str | None = None, torch: bool = Tr
         return function
 
     return register if function is None else register(function)
+
+
+# PyTorch's alternative names (NumPy's spellings): each is whatever its original is here
+# (torch.NAME, t.NAME, t.NAME_), the same function, so the same op and grad_fn.
+ALIASES = {
+    "absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin",
+    "arcsinh": "asinh", "arctan": "atan", "arctanh": "atanh", "arctan2": "atan2",
+    "clip": "clamp", "divide": "div", "true_divide": "div", "multiply": "mul",
+    "subtract": "sub", "negative": "neg", "fix": "trunc", "greater": "gt",
+    "greater_equal": "ge", "less": "lt", "less_equal": "le", "not_equal": "ne",
+    "swapdims": "swapaxes", "moveaxis": "movedim", "concat": "cat", "concatenate": "cat",
+    "row_stack": "vstack", "ger": "outer",
+}
+
+
+def add_aliases() -> None:
+    """Register every alias whose original is registered, as the original is."""
+    for alias, original in ALIASES.items():
+        if original in FUNCTIONS:
+            FUNCTIONS[alias] = FUNCTIONS[original]
+        if original in TORCH:
+            TORCH[alias] = TORCH[original]
+        if original in METHODS:
+            METHODS[alias] = METHODS[original]
+        if original + "_" in INPLACE:
+            INPLACE[alias + "_"] = INPLACE[original + "_"]

@@ -26,6 +26,7 @@ from engine.functional import (  # noqa: F401  (each module registers its functi
     shape,
 )
 
+registry.add_aliases()
 globals().update(registry.FUNCTIONS)
 methods.install(sys.modules[__name__])
 

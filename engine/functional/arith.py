@@ -40,7 +40,6 @@ def mul(a: Any, b: Any) -> Tensor:
     return arith.Mul.apply(a, b)
 
 
-multiply = public(mul, name="multiply")
 
 
 @public(method=True, inplace=True)
@@ -56,8 +55,6 @@ def div(a: Any, b: Any, rounding_mode: str | None = None) -> Tensor:
     return arith.Div.apply(a, b)
 
 
-divide = public(div, name="divide")
-true_divide = public(div, name="true_divide", method=True)
 
 
 @public(torch=False)
@@ -100,7 +97,6 @@ def neg(a: Tensor) -> Tensor:
     return arith.Neg.apply(expect_tensor(a, "neg"))
 
 
-negative = public(neg, name="negative")
 
 
 @public(method=True, inplace=True)

@@ -33,15 +33,14 @@ def _fresh(array: np.ndarray) -> Tensor:
     return Tensor._wrap(array)
 
 
-# the comparisons of two operands: torch name -> (numpy function, whether it is a Tensor
-# method too); each is torch.NAME, and engine/functional/methods.py makes t.NAME(other)
-COMPARISONS: dict[str, tuple[Any, bool]] = {
-    "eq": (np.equal, True), "ne": (np.not_equal, True), "lt": (np.less, True),
-    "le": (np.less_equal, True), "gt": (np.greater, True), "ge": (np.greater_equal, True),
-    "logical_and": (np.logical_and, False), "logical_or": (np.logical_or, False),
-    "logical_xor": (np.logical_xor, False),
+# the comparisons of two operands: torch name -> numpy function; each is torch.NAME, t.NAME(other)
+# and t.NAME_(other) (the result written into t, in t's dtype)
+COMPARISONS: dict[str, Any] = {
+    "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+    "ge": np.greater_equal, "logical_and": np.logical_and, "logical_or": np.logical_or,
+    "logical_xor": np.logical_xor,
 }
-_COMPARE_NAMES = {op: name for name, (op, _) in COMPARISONS.items()}  # for PyTorch's messages
+_COMPARE_NAMES = {op: name for name, op in COMPARISONS.items()}  # for PyTorch's messages
 
 
 def _operand(value: Any, other: Any, op: Any) -> Any:
@@ -56,7 +55,7 @@ def _operand(value: Any, other: Any, op: Any) -> Any:
                     " * (Tensor input, Number other, *, Tensor out = None)\n")
 
 
-@public(method=True)
+@public(method=True, inplace=True)
 def logical_not(a: Tensor) -> Tensor:
     return _fresh(np.logical_not(a.array))
 
@@ -186,5 +185,5 @@ def _comparison(name: str, op: Any) -> Callable[[Any, Any], Tensor]:
     return function
 
 
-for _name, (_op, _method) in COMPARISONS.items():
-    public(_comparison(_name, _op), method=_method)
+for _name, _op in COMPARISONS.items():
+    public(_comparison(_name, _op), method=True, inplace=True)

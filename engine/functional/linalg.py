@@ -156,7 +156,6 @@ def outer(a: Tensor, b: Tensor) -> Tensor:
     return mul(shape_ops.reshape(a, -1, 1), b)
 
 
-ger = public(outer, name="ger", method=True)
 
 
 @public(method=True)

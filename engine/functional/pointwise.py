@@ -35,7 +35,6 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
     return pointwise.Clamp.apply(a, low=low, high=high)
 
 
-clip = public(clamp, name="clip", method=True)
 
 
 @public(method=True, inplace=True)
@@ -64,7 +63,6 @@ def atan2(a: Tensor, other: Any) -> Tensor:
                                  expect_tensor(other, "atan2", "other", 2))
 
 
-arctan2 = public(atan2, name="arctan2", method=True)
 
 
 @public(method=True)

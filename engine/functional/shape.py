@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, dtypes
+from engine import budget, creation, dtypes
 from engine.operands import expect_tensor
 from engine.ops import matrix, selection
 from engine.ops import shape as shape_ops
@@ -140,7 +140,6 @@ def movedim(a: Tensor, source: Any, destination: Any) -> Tensor:
     return shape_ops.permute(a, *perm)
 
 
-moveaxis = public(movedim, name="moveaxis", method=True)
 
 
 @public(method=True)
@@ -148,7 +147,6 @@ def swapaxes(a: Tensor, axis0: int, axis1: int) -> Tensor:
     return shape_ops.transpose(a, axis0, axis1)
 
 
-swapdims = public(swapaxes, name="swapdims", method=True)
 
 
 def _atleast(tensors: Any, ndim: int, name: str) -> list[Tensor]:
@@ -209,7 +207,6 @@ def vstack(tensors: Any) -> Tensor:
     return shape_ops.cat(_atleast(tensors, 2, "vstack"), 0)
 
 
-row_stack = public(vstack, name="row_stack")
 
 
 @public
@@ -400,3 +397,34 @@ def vsplit(a: Tensor, sections: Any) -> tuple[Tensor, ...]:
         raise RuntimeError("torch.vsplit requires a tensor with at least 2 dimension, but got a "
                            f"tensor with {a.ndim} dimensions!")
     return _even_split(a, sections, 0, "vsplit")
+
+
+@public(torch=False, method=True)
+def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
+    """t.resize_(shape): t takes the new shape over its elements in memory order; the first
+    ones are kept, and those it gains are new (zeros here; PyTorch leaves them unset)."""
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = tuple(int(s) for s in (sizes[0] if len(sizes) == 1 and isinstance(
+        sizes[0], (tuple, list)) else sizes))
+    budget.check_shape(shape, self.array.itemsize)
+    count = int(np.prod(shape, dtype=np.int64))
+    flat = np.ascontiguousarray(self.array).reshape(-1)
+    if count > flat.size:
+        flat = np.concatenate((flat, np.zeros(count - flat.size, dtype=flat.dtype)))
+    self.array = np.array(flat[:count]).reshape(shape)
+    self.bump_version()
+    return self
+
+
+@public(torch=False, method=True)
+def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """The legacy t.new(...): a tensor of t's dtype, from sizes (zeros here; PyTorch leaves
+    them unset) or from data."""
+    dtype = kwargs.pop("dtype", self.dtype)
+    if len(args) == 1 and not isinstance(args[0], (int, Tensor)) and not (
+            isinstance(args[0], tuple) and all(isinstance(s, int) for s in args[0])):
+        return creation.tensor(args[0], dtype=dtype, **kwargs)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return args[0].detach().to(dtype)
+    return creation.zeros(*(args or (0,)), dtype=dtype, **kwargs)
