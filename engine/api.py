@@ -139,6 +139,8 @@ TORCH.update({
     "linspace": _factory_out("linspace", creation.linspace),
     "logspace": _factory_out("logspace", creation.logspace),
     "eye": _factory_out("eye", creation.eye),
+    "tril_indices": creation.tril_indices,
+    "triu_indices": creation.triu_indices,
     # torch.FloatTensor, torch.ByteTensor, ...: one legacy constructor for each dtype
     **{dtype.legacy_name: creation.legacy_constructor(dtype) for dtype in dtypes.ALL},
     "rand": _factory_out("rand", random.rand),

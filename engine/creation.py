@@ -373,6 +373,26 @@ def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = F
     return _finish(np.eye(n, m, dtype=target.np), requires_grad)
 
 
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None,
+                 layout: Any = None) -> Tensor:
+    """The (row, column) indices of the lower triangle of a row x col matrix, row by row."""
+    return _triangle_indices(np.tril_indices, row, col, offset, dtype, device)
+
+
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None,
+                 layout: Any = None) -> Tensor:
+    return _triangle_indices(np.triu_indices, row, col, offset, dtype, device)
+
+
+def _triangle_indices(which: Any, row: int, col: int, offset: int, dtype: Any,
+                      device: Any) -> Tensor:
+    devices.check_factory(device)
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.int64
+    budget.check_shape((2, row, col), target.itemsize)
+    rows, cols = which(int(row), int(offset), int(col))
+    return _finish(np.stack((rows, cols)).astype(target.np), False)
+
+
 def legacy_constructor(dtype: dtypes.DType) -> Any:
     """torch.FloatTensor / DoubleTensor / LongTensor: from data, or a shape of zeros."""
 

@@ -108,6 +108,17 @@ def pow(a: Any, exponent: Any) -> Tensor:  # noqa: A001 - torch.pow
     return arith.PowScalar.apply(a, exponent=arith.as_tensor_operand(exponent))
 
 
+@public(method=True, inplace=True)
+def float_power(a: Any, exponent: Any) -> Tensor:
+    """torch.float_power: pow computed in double (each tensor operand cast to float64)."""
+    def double(x: Any) -> Any:
+        return x.double() if isinstance(x, Tensor) else float(x)
+
+    if not isinstance(a, Tensor):
+        return pow(float(a), double(exponent))
+    return pow(double(a), double(exponent))
+
+
 @public(torch=False)
 def rpow(a: Tensor, base: Any) -> Tensor:
     """`base ** a` for a python number base."""

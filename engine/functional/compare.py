@@ -104,6 +104,21 @@ def bitwise_not(a: Tensor) -> Tensor:
 
 
 @public(method=True)
+def signbit(a: Tensor) -> Tensor:
+    return _fresh(np.signbit(a.array))
+
+
+@public
+def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False,
+         invert: bool = False) -> Tensor:
+    """Whether each of `elements` is among `test_elements` (either may be a number)."""
+    values = elements.array if isinstance(elements, Tensor) else np.asarray(elements)
+    tests = test_elements.array if isinstance(test_elements, Tensor) else np.asarray(
+        test_elements)
+    return _fresh(np.asarray(np.isin(values, tests, invert=invert)))
+
+
+@public(method=True)
 def isnan(a: Tensor) -> Tensor:
     return _fresh(np.isnan(a.array))
 

@@ -105,6 +105,58 @@ def sort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = Fals
 
 
 @public(method=True)
+def msort(a: Tensor) -> Tensor:
+    """torch.msort: the values of sort along the first dimension."""
+    return sort(a, dim=0)[0]  # type: ignore[no-any-return]
+
+
+@public
+def bucketize(input: Tensor, boundaries: Tensor, *, out_int32: bool = False,  # noqa: A002
+              right: bool = False, out: Any = None) -> Tensor:
+    """For each value, the index of its bucket in the 1-D sorted `boundaries` (right=False:
+    boundaries[i-1] < x <= boundaries[i])."""
+    if not isinstance(boundaries, Tensor) or boundaries.ndim != 1:
+        raise RuntimeError("boundaries tensor must be 1 dimension, but got dim("
+                           f"{getattr(boundaries, 'ndim', 0)})")
+    values = input.array if isinstance(input, Tensor) else np.asarray(input)
+    found = np.searchsorted(boundaries.array, values, side="right" if right else "left")
+    return Tensor._wrap(np.asarray(found, dtype=np.int32 if out_int32 else np.int64))
+
+
+@public
+def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False,  # noqa: A002
+                 right: bool = False, side: str | None = None, sorter: Any = None,
+                 out: Any = None) -> Tensor:
+    """Where each value would go in the innermost dimension of `sorted_sequence` (1-D, or the
+    same leading dimensions as the values)."""
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        right = side == "right"
+    values = input.array if isinstance(input, Tensor) else np.asarray(input)
+    boundaries = sorted_sequence.array
+    if sorter is not None:
+        boundaries = np.take_along_axis(boundaries, sorter.array, axis=-1)
+    kind: Any = "right" if right else "left"
+    if boundaries.ndim == 1:
+        found = np.searchsorted(boundaries, values, side=kind)
+    else:
+        if boundaries.shape[:-1] != values.shape[:-1]:
+            raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                               "the first N-1 dimensions of boundaries tensor and input value "
+                               "tensor must match, but we got boundaries tensor "
+                               f"{list(boundaries.shape)} and input value tensor "
+                               f"{list(values.shape)}")
+        rows, inner = boundaries.reshape(-1, boundaries.shape[-1]), values.reshape(
+            -1, values.shape[-1])
+        found = np.stack([np.searchsorted(r, v, side=kind) for r, v in zip(rows, inner,
+                                                                            strict=True)])
+        found = found.reshape(values.shape)
+    return Tensor._wrap(np.asarray(found, dtype=np.int32 if out_int32 else np.int64))
+
+
+@public(method=True)
 def argsort(a: Tensor, dim: int = -1, descending: bool = False, stable: bool = False
             ) -> Tensor:
     d = normalize_dim(dim, a.ndim)

@@ -84,6 +84,11 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
 
 
 @public(method=True)
+def vdot(a: Tensor, b: Tensor) -> Tensor:
+    return products.Vdot.apply(expect_tensor(a, "vdot"), expect_tensor(b, "vdot", "other", 2))
+
+
+@public(method=True)
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     a, b = expect_tensor(a, "bmm"), expect_tensor(b, "bmm", "mat2", 2)
     if a.ndim != 3 or b.ndim != 3:

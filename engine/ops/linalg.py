@@ -180,6 +180,11 @@ class Dot(Function):
         return (grad * b if self.needs[0] else None, grad * a if self.needs[1] else None)
 
 
+class Vdot(Dot):
+    """torch.vdot of real vectors: dot's product and derivatives (the conjugate is itself)."""
+    grad_fn_name = "VdotBackward0"
+
+
 class Bmm(Function):
     """Batched matrix product of two 3-D tensors (what matmul with batch dims comes down to)."""
 
