@@ -28,6 +28,25 @@ from autograd_cli.language.torch_modules import torch_class
 from engine.refused import Refused
 from engine.tensor import Tensor
 
+# What Python's exceptions carry besides `args`: a generator's return value, an OS error's
+# number, text and file name (values a program or agraph gave, never the host's).
+EXCEPTION_ATTRIBUTES: dict[type, frozenset[str]] = {
+    StopIteration: frozenset({"value"}),
+    **{kind: frozenset({"errno", "strerror", "filename"}) for kind in (OSError,
+                                                                       FileNotFoundError)},
+}
+
+# A namedtuple's methods and fields that start with "_" by design (not _make: it would take
+# any iterable in one C call, past the interpreter's counted iteration).
+NAMEDTUPLE_API = frozenset({"_asdict", "_replace", "_fields", "_field_defaults"})
+
+
+def _is_namedtuple(value: Any) -> bool:
+    """One of collections_module's namedtuple classes, or an instance of one."""
+    kind = value if isinstance(value, type) else type(value)
+    return issubclass(kind, tuple) and isinstance(getattr(kind, "_fields", None), tuple) and \
+        isinstance(getattr(kind, "PUBLIC_ATTRS", None), frozenset)
+
 
 class AttributeAccess:
     """The attribute handlers of the interpreter (a part of `Interpreter`)."""
@@ -50,6 +69,8 @@ class AttributeAccess:
                 return value.saved_attribute(name)  # grad_fn._saved_self: PyTorch's public name
             if name == "_version" and isinstance(value, Tensor):
                 return value._version[0]  # the version counter PyTorch's docs read
+            if name in NAMEDTUPLE_API and _is_namedtuple(value):
+                return getattr(value, name)  # a namedtuple's own public API
             if not name.startswith("__") and classes.owns_private(value, name):
                 return classes.read_attribute(value, name, self._engine_attribute)
             return self._dunder_attribute(value, name)
@@ -81,6 +102,8 @@ class AttributeAccess:
             return value.args
         if isinstance(value, ProgramExit) and name == "code":
             return value.code
+        if name in EXCEPTION_ATTRIBUTES.get(kind, ()):  # Python's data on its exceptions
+            return getattr(value, name)
         if kind is Refused:  # a library function that would touch the host, used
             raise value.error()
         if kind.__module__ == "builtins" and not hasattr(kind, name):  # Python's own message

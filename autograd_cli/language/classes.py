@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.exceptions import program_exception
 from autograd_cli.language.objects import BoundMethod, BuiltinType, UserFunction, class_text
 from engine.addresses import address_of
 
@@ -196,6 +198,9 @@ def make_class(name: str, qualname: str, bases: list[Any], namespace: dict[str, 
     for key, value in namespace.items():
         members[key] = value
         host_namespace.update(_host_entries(key, value))
+    if "__getitem__" in host_namespace and "__iter__" not in host_namespace and not any(
+            hasattr(base, "__iter__") for base in host_bases):
+        host_namespace["__iter__"] = _sequence_iterator
     try:
         cls = type(name, tuple(host_bases), host_namespace)
     except TypeError as exc:  # e.g. an inconsistent method resolution order
@@ -226,6 +231,24 @@ def _host_entries(key: str, value: Any) -> dict[str, Any]:
     if key.startswith("__"):
         return {}
     return {key: value}
+
+
+def _sequence_iterator(self: Any) -> Iterator[Any]:
+    """Python's iteration over a class with `__getitem__` and no `__iter__`: items 0, 1, 2, ...
+    until its `__getitem__` raises IndexError (or StopIteration). The program's error comes
+    through the interpreter, so this looks at the exception it carries."""
+    index = 0
+    while True:
+        try:
+            item = self.__getitem__(index)
+        except ScriptError as error:
+            if isinstance(program_exception(error), (IndexError, StopIteration)):
+                return
+            raise
+        except (IndexError, StopIteration):  # raised by engine code the program called
+            return
+        yield item
+        index += 1
 
 
 def _dispatcher(function: Any) -> Callable[..., Any]:
