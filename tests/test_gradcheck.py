@@ -174,6 +174,7 @@ CHECKS: list[Check] = [
     C(linalg.Mm, lambda a, b: a.mm(b), matrices),
     C(linalg.Mv, lambda a, b: a.mv(b), lambda draw: [(draw(st.integers(1, 3)), 3), (3,)]),
     C(linalg.Dot, lambda a, b: a.dot(b), same(2, 1, 1)),
+    C(linalg.Vdot, lambda a, b: a.vdot(b), same(2, 1, 1)),
     C(linalg.Bmm, lambda a, b: F.bmm(a, b), batched),
     C(linalg.Bmm, lambda a, b: a @ b, matmul_shapes, name="matmul"),
     C(linalg.Addmm, lambda bias, a, b: F.addmm(bias, a, b), addmm_shapes),
@@ -388,6 +389,10 @@ CHECKS: list[Check] = [
       avoid=(-1.0, 1.5)),
     C(activation.HardtanhBackward, lambda g, x: activation.HardtanhBackward.apply(
         g, x, bounds=(-1.0, 1.0)), same(2), avoid=(-1.0, 1.0)),
+    C(activation.Threshold, lambda a: nn_functional.threshold(a, 0.3, -2.0), one(),
+      avoid=(0.3,)),
+    C(activation.ThresholdBackward, lambda g, x: activation.ThresholdBackward.apply(
+        g, x, threshold=0.3), same(2), avoid=(0.3,)),
     C(activation.Softplus, lambda a: nn_functional.softplus(a, beta=2.0, threshold=3.0), one(),
       avoid=(1.5,)),
     C(activation.SoftplusBackward, lambda g, x: activation.SoftplusBackward.apply(

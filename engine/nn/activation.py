@@ -29,6 +29,7 @@ from engine.nn.functional import (
     softshrink,
     softsign,
     tanhshrink,
+    threshold,
 )
 from engine.nn.module import Module
 from engine.tensor import Parameter, Tensor
@@ -162,6 +163,17 @@ class Softplus(_Activation):
         super().__init__()
         self.beta = beta
         self.threshold = threshold
+
+
+class Threshold(_Activation):
+    function = staticmethod(threshold)
+    arguments = ("threshold", "value", "inplace")
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
 
 
 class Hardtanh(_Activation):

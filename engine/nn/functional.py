@@ -181,6 +181,13 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
     return activation.PreluKernel.apply(input, weight)
 
 
+def threshold(input: Tensor, threshold: float, value: float,  # noqa: A002
+              inplace: bool = False) -> Tensor:
+    result = activation.Threshold.apply(expect_tensor(input, "threshold"), threshold=threshold,
+                                        value=value)
+    return _maybe_inplace(input, result, inplace)
+
+
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
              inplace: bool = False) -> Tensor:
     if min_val > max_val:

@@ -286,6 +286,35 @@ class HardtanhBackward(Function):
         return grad_grad, _zeros(x) if self.needs[1] else None
 
 
+class Threshold(Function):
+    """threshold: x where x > threshold, else value."""
+
+    grad_fn_name = "ThresholdBackward0"
+    saves = (0,)
+
+    def forward(self, a, threshold=0.0, value=0.0):
+        self.threshold = threshold
+        return np.where(a > _c(threshold, a), a, _c(value, a))
+
+    def backward(self, grad, inputs, output):
+        return (ThresholdBackward.apply(grad, inputs[0], threshold=self.threshold),)
+
+
+class ThresholdBackward(Function):
+    grad_fn_name = "ThresholdBackwardBackward0"
+    saves = (1,)
+
+    def forward(self, grad, x, threshold):
+        self.threshold = threshold
+        return np.where(x > _c(threshold, x), grad, np.zeros((), dtype=grad.dtype))
+
+    def backward(self, gg, inputs, output):
+        x = inputs[1]
+        grad_grad = ThresholdBackward.apply(gg, x, threshold=self.threshold) if self.needs[0] \
+            else None
+        return grad_grad, _zeros(x) if self.needs[1] else None
+
+
 # --- softplus ----------------------------------------------------------------------------------
 
 class Softplus(Function):
