@@ -235,9 +235,9 @@ def _nn_utils_rnn() -> dict[str, Any]:
 
 
 def _optim() -> dict[str, Any]:
-    from engine import lr_scheduler, optim  # lazy: built on first use (startup time)
+    from engine import optim  # lazy: built on first use (startup time)
 
-    return {**optim.OPTIM, "lr_scheduler": lr_scheduler.lr_scheduler}
+    return dict(optim.OPTIM)
 
 
 def _lr_scheduler() -> dict[str, Any]:

@@ -80,6 +80,11 @@ class LRScheduler:
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """The step itself: the next epoch's rates, or those of EPOCH in closed form."""
+        if epoch is not None:
             self.last_epoch = epoch
             closed = getattr(self, "_closed_form", None)
             values = closed() if closed is not None else self.get_lr()
@@ -89,6 +94,12 @@ class LRScheduler:
         for group, lr in zip(self.optimizer.param_groups, values, strict=True):
             group["lr"] = lr
         self._last_lr = self._current()
+
+    def _initial_step(self) -> None:
+        self._step_count = 0
+        self._is_initial = True
+        self.step()
+        self._is_initial = False
 
     def state_dict(self) -> dict[str, Any]:
         return {key: value for key, value in self.__dict__.items()
@@ -539,31 +550,86 @@ class ReduceLROnPlateau(LRScheduler):
         self._last_lr = self._current()
 
 
-class SchedulerNamespace:
-    """`torch.optim.lr_scheduler`, reached by attribute."""
+class SequentialLR(LRScheduler):
+    """One scheduler after another: the next takes over at each milestone, stepped from 0."""
 
-    PUBLIC_ATTRS = frozenset({"LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR",
-                              "LambdaLR", "MultiplicativeLR", "CosineAnnealingLR",
-                              "CosineAnnealingWarmRestarts", "ConstantLR", "LinearLR",
-                              "PolynomialLR", "OneCycleLR", "ReduceLROnPlateau"})
-    LRScheduler = LRScheduler
-    StepLR = StepLR
-    MultiStepLR = MultiStepLR
-    ExponentialLR = ExponentialLR
-    LambdaLR = LambdaLR
-    MultiplicativeLR = MultiplicativeLR
-    CosineAnnealingLR = CosineAnnealingLR
-    CosineAnnealingWarmRestarts = CosineAnnealingWarmRestarts
-    ConstantLR = ConstantLR
-    LinearLR = LinearLR
-    PolynomialLR = PolynomialLR
-    OneCycleLR = OneCycleLR
-    ReduceLROnPlateau = ReduceLROnPlateau
+    PUBLIC_ATTRS = frozenset({"optimizer", "last_epoch", "step", "get_last_lr"})
 
-    def __repr__(self) -> str:
-        return "<module 'torch.optim.lr_scheduler'>"
+    def __init__(self, optimizer: Any, schedulers: Any, milestones: Any, last_epoch: int = -1
+                 ) -> None:
+        schedulers = list(schedulers)
+        if len(schedulers) < 1:
+            raise ValueError("SequentialLR expects at least one scheduler, but got no "
+                             "scheduler.")
+        for index, scheduler in enumerate(schedulers):
+            _check_member(scheduler, index, optimizer, "SequentialLR")
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be "
+                             "one more than the number of milestone points, but got number of "
+                             f"schedulers {len(schedulers)} and the number of milestones to be "
+                             f"equal to {len(milestones)}")
+        self._schedulers = schedulers
+        self._milestones = list(milestones)
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in optimizer.param_groups:  # back to the initial rates, the steps undone
+            group["lr"] = group["initial_lr"]
+        for scheduler in schedulers:
+            scheduler.last_epoch -= 1
+        first = schedulers[bisect_right(self._milestones, 0)]  # the one meant for step 0
+        first._initial_step()
+        self._last_lr = first.get_last_lr()
+
+    def step(self, epoch: int | None = None) -> None:
+        self.last_epoch += 1
+        index = bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[index]
+        if index > 0 and self._milestones[index - 1] == self.last_epoch:
+            scheduler._update_lr(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
 
 
-lr_scheduler = SchedulerNamespace()
-SCHEDULERS: dict[str, Any] = {name: getattr(lr_scheduler, name)
-                              for name in sorted(SchedulerNamespace.PUBLIC_ATTRS)}
+class ChainedScheduler(LRScheduler):
+    """Every scheduler stepped in turn at each step."""
+
+    PUBLIC_ATTRS = frozenset({"optimizer", "step", "get_last_lr"})
+
+    def __init__(self, schedulers: Any, optimizer: Any = None) -> None:
+        schedulers = list(schedulers)
+        if len(schedulers) < 1:
+            raise ValueError("ChainedScheduler expects at least one scheduler to be chained, "
+                             "but got no scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        for index, scheduler in enumerate(schedulers):
+            _check_member(scheduler, index, optimizer, "ChainedScheduler")
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = self._current()
+
+    def step(self, epoch: int | None = None) -> None:
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = self._current()
+
+
+def _check_member(scheduler: Any, index: int, optimizer: Any, kind: str) -> None:
+    if not hasattr(scheduler, "optimizer"):
+        raise TypeError(f"{kind} at index {index} should have `optimizer` as its attribute.")
+    if isinstance(scheduler, ReduceLROnPlateau):
+        raise ValueError(f"{kind} does not support `ReduceLROnPlateau` scheduler as it requires "
+                         "additional kwargs to be specified when calling `step`, but got one "
+                         f"at index {index} in the given schedulers sequence.")
+    if optimizer is not scheduler.optimizer:
+        raise ValueError(f"{kind} expects all schedulers to belong to the same optimizer, but "
+                         f"got scheduler {type(scheduler).__name__} at index {index} has "
+                         f"{scheduler.optimizer}, which is different from "
+                         f"{optimizer}.")
+
+
+# torch.optim.lr_scheduler
+SCHEDULERS: dict[str, Any] = {kind.__name__: kind for kind in (
+    LRScheduler, StepLR, MultiStepLR, ExponentialLR, LambdaLR, MultiplicativeLR,
+    CosineAnnealingLR, CosineAnnealingWarmRestarts, ConstantLR, LinearLR, PolynomialLR,
+    OneCycleLR, ReduceLROnPlateau, SequentialLR, ChainedScheduler)}

@@ -56,7 +56,8 @@ def torch_namespaces() -> dict[str, Namespace]:
     rnn = Namespace("torch.nn.utils.rnn", api.members("NN_UTILS_RNN"))
     utils = Namespace("torch.nn.utils", api.members("NN_UTILS", rnn=rnn))
     nn = Namespace("torch.nn", api.members("NN", functional=functional, utils=utils))
-    optim = Namespace("torch.optim", api.members("OPTIM"))
+    lr_scheduler = Namespace("torch.optim.lr_scheduler", api.members("LR_SCHEDULER"))
+    optim = Namespace("torch.optim", api.members("OPTIM", lr_scheduler=lr_scheduler))
     autograd_functional = Namespace("torch.autograd.functional", api.members("AUTOGRAD_FUNCTIONAL"))
     function = Namespace("torch.autograd.function", api.members("AUTOGRAD_FUNCTION"))
     autograd_graph = Namespace("torch.autograd.graph", api.members("AUTOGRAD_GRAPH"))
@@ -88,8 +89,7 @@ def torch_namespaces() -> dict[str, Namespace]:
             "torch.optim": optim, "torch.autograd": autograd,
             "torch.autograd.functional": autograd_functional,
             "torch.autograd.function": function,
-            "torch.optim.lr_scheduler": Namespace("torch.optim.lr_scheduler",
-                                                  api.members("LR_SCHEDULER")),
+            "torch.optim.lr_scheduler": lr_scheduler,
             "torch.linalg": Namespace("torch.linalg", api.members("LINALG")),
             "torch.utils": torch_utils, "torch.utils.data": data,
             "torch.autograd.graph": autograd_graph, "torch.func": func,
