@@ -4,11 +4,9 @@ engine/api.py), and setting the engine up for a run (PyTorch's defaults, the run
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
 
 from autograd_cli.language.limits import Limits
 from autograd_cli.language.objects import Namespace
@@ -81,8 +79,7 @@ def torch_namespaces() -> dict[str, Namespace]:
         name: api.TORCH[name] for name in TORCH_FUNCTIONAL if name in api.TORCH})
     torch = Namespace("torch", {**api.TORCH, "nn": nn, "optim": optim, "autograd": autograd,
                                 "utils": torch_utils, "functional": functional_module,
-                                "func": func, "vmap": _vmap, "distributions": distributions,
-                                "save": _save, "load": _load})
+                                "func": func, "vmap": _vmap, "distributions": distributions})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
             "torch.functional": functional_module,
             "torch.nn.utils": utils, "torch.nn.utils.rnn": rnn,
@@ -99,24 +96,6 @@ def torch_namespaces() -> dict[str, Namespace]:
 def _vmap(*args: object, **kwargs: object) -> object:
     """torch.vmap, torch.func's vmap (built when first called)."""
     return api.members("FUNC")["vmap"](*args, **kwargs)
-
-
-def _save(*args: Any, **kwargs: Any) -> None:
-    """torch.save, into the run's own files (autograd_cli/library/serialization.py)."""
-    from autograd_cli.library import serialization  # lazy: it loads torch.nn (startup time)
-
-    serialization.save(*args, **kwargs)
-
-
-def _load(*args: Any, **kwargs: Any) -> Any:
-    """torch.load, from the run's own files."""
-    from autograd_cli.library import serialization  # lazy: it loads torch.nn (startup time)
-
-    return serialization.load(*args, **kwargs)
-
-
-_save.__name__ = _save.__qualname__ = "save"
-_load.__name__ = _load.__qualname__ = "load"
 
 
 def torch_class(kind: type) -> bool:
@@ -141,9 +120,6 @@ def configure_engine(limits: Limits) -> None:
     if "set_printoptions" in torch:
         torch["set_printoptions"](profile="default")
     api.reset_switches()
-    serialization = sys.modules.get("autograd_cli.library.serialization")
-    if serialization is not None:  # no file saved by an earlier run is left
-        serialization.reset()
     configure_budget(limits)
 
 

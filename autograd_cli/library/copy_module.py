@@ -47,16 +47,7 @@ def _copied_array(array: np.ndarray) -> np.ndarray:
 
 
 def deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
-    return _copy(value, {} if memo is None else memo, saving=False)
-
-
-def snapshot(value: Any) -> Any:
-    """What pickling and unpickling `value` gives (torch.save then torch.load): deepcopy's
-    walk, but a tensor comes back as a leaf with its data and requires_grad, never its grad."""
-    return _copy(value, {}, saving=True)
-
-
-def _copy(value: Any, memo: dict[int, Any], saving: bool) -> Any:
+    memo = {} if memo is None else memo
     key = id(value)
     if key in memo:
         return memo[key]
@@ -64,45 +55,44 @@ def _copy(value: Any, memo: dict[int, Any], saving: bool) -> Any:
         return value
     result: Any
     if isinstance(value, Tensor):
-        if not value.is_leaf and not saving:
+        if not value.is_leaf:
             raise RuntimeError(NON_LEAF)
         data = Tensor._wrap(_copied_array(value.array))
         result = Parameter(data, value.requires_grad) if isinstance(value, Parameter) else data
         if not isinstance(value, Parameter) and value.requires_grad:
             result.requires_grad_(True)
         memo[key] = result
-        if not saving and value.grad is not None:
-            result.grad = _copy(value.grad, memo, saving)
+        if value.grad is not None:
+            result.grad = deepcopy(value.grad, memo)
         return result
     if isinstance(value, NumpyArray):
         result = memo[key] = NumpyArray(_copied_array(value._array))
         return result
     if type(value) is tuple:
-        items = tuple(_copy(item, memo, saving) for item in value)
+        items = tuple(deepcopy(item, memo) for item in value)
         unchanged = all(a is b for a, b in zip(items, value, strict=True))
         result = memo[key] = value if unchanged else items
         return result
     if type(value) is list:
         result = memo[key] = []
-        result.extend(_copy(item, memo, saving) for item in value)
+        result.extend(deepcopy(item, memo) for item in value)
         return result
     if isinstance(value, (dict, collections.OrderedDict)) and type(value) in (
             dict, collections.OrderedDict, DefaultDict):
         result = memo[key] = (DefaultDict(value.default_factory) if isinstance(value, DefaultDict)
                               else type(value)())
         for item_key, item in value.items():
-            result[_copy(item_key, memo, saving)] = _copy(item, memo, saving)
+            result[deepcopy(item_key, memo)] = deepcopy(item, memo)
         return result
     if type(value) in (set, frozenset):
-        result = memo[key] = type(value)(_copy(item, memo, saving) for item in value)
+        result = memo[key] = type(value)(deepcopy(item, memo) for item in value)
         return result
     if isinstance(value, Module) or classes.is_plain_program_object(value):
         result = memo[key] = object.__new__(type(value))
         for name, item in value.__dict__.items():
-            object.__setattr__(result, name, _copy(item, memo, saving))
+            object.__setattr__(result, name, deepcopy(item, memo))
         return result
-    action = "torch.save" if saving else "deepcopy"
-    raise TypeError(f"{action} of a {type(value).__name__} is not supported by agraph")
+    raise TypeError(f"deepcopy of a {type(value).__name__} is not supported by agraph")
 
 
 def copy(value: Any) -> Any:
