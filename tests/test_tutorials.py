@@ -90,7 +90,7 @@ def test_tutorial_runs_as_in_pytorch(name: str, cli: Any) -> None:
     result = cli("run", str(TUTORIALS / f"{name}.expr"), "--json", *limit)
     actual = json.loads(result.stdout)
     if name in RANDOM:
-        assert structure(actual) == structure(expected)
+        assert structure(actual) == structure(expected), actual["error"]
     else:
         assert differences(expected, actual) == []
     assert result.exit_code == (0 if expected["error"] is None else 1)
