@@ -27,6 +27,7 @@ import itertools
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from types import MethodType
 from typing import Any
 
 try:
@@ -50,6 +51,7 @@ from autograd_cli.language.memory import charge_result, check_container, check_c
 from autograd_cli.language.objects import (
     BoundMethod,
     Namespace,
+    TensorMethod,
     UserFunction,
     bind_arguments,
     display_repr,
@@ -598,6 +600,14 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         raise NameError(f"name '{name}' is not defined")
 
     def _attribute(self, node: ast.Attribute) -> Any:
+        """`value.name` as a value; a tensor's method (not called here) is shown as the
+        built-in method PyTorch's is."""
+        found = self._attribute_of(node)
+        if type(found) is MethodType and type(found.__self__).__module__ == "engine.tensor":
+            return TensorMethod(node.attr, found.__self__, found)  # Tensor's, Parameter's
+        return found
+
+    def _attribute_of(self, node: ast.Attribute) -> Any:
         inner = node.value
         if node.attr == "__name__" and type(inner) is ast.Attribute and (
                 inner.attr == "__class__"):  # `x.__class__.__name__`, and no other use of it
@@ -632,7 +642,11 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
 
     def _call(self, node: ast.Call) -> Any:
         expressions = self.expressions
-        function = expressions[node.func.__class__](node.func)
+        callee = node.func
+        if callee.__class__ is ast.Attribute:
+            function = self._attribute_of(callee)  # type: ignore[arg-type]
+        else:
+            function = expressions[callee.__class__](callee)
         nodes = node.args
         if not nodes:
             args: list[Any] = []

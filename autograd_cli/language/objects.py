@@ -214,6 +214,21 @@ class BuiltinMethod(HostCallable):
         self.function = function
 
 
+class TensorMethod(BuiltinMethod):
+    """A tensor's method read without a call (`print(loss.item)`, `x.mean + 1`): PyTorch's are
+    built-in methods, and show so (with the tensor's address)."""
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, name: str, tensor: Any, function: Callable[..., Any]) -> None:
+        super().__init__(name, type(tensor).__name__, function)
+        self.tensor = tensor
+
+    def __repr__(self) -> str:
+        return (f"<built-in method {self.name} of {self.owner} object at "
+                f"{address_of(self.tensor)}>")
+
+
 class UnboundMethod(BuiltinMethod):
     """`str.lower` read from the type: called with the value first."""
 
@@ -652,5 +667,7 @@ def check_items(values: list[Any], cap: int, what: str) -> None:
 # Python's own error messages name the type of a value ("'function' object is not
 # subscriptable"): let them show the names Python users know, not agraph's class names.
 for _class, _shown in ((UserFunction, "function"), (Namespace, "module"),
-                       (BuiltinMethod, "builtin_function_or_method"), (BuiltinType, "type")):
+                       (BuiltinMethod, "builtin_function_or_method"), (BuiltinType, "type"),
+                       (TensorMethod, "builtin_function_or_method")):
     _class.__name__ = _class.__qualname__ = _shown
+TensorMethod.__module__ = "builtins"  # a missing attribute gets Python's own message
