@@ -103,3 +103,20 @@ def libm(name: str, values: np.ndarray) -> np.ndarray:
                            count=values.size).reshape(values.shape)
     return glibc_map(getattr(math, name), values.ravel()).reshape(values.shape).astype(
         values.dtype, copy=False)
+
+
+def maximum(a: Any, b: Any) -> np.ndarray:
+    """ATen's max of two floats: NaN wins, and on a tie the first operand (-0 against 0 stays
+    -0: relu(-0.) is -0.); numpy's maximum takes the second."""
+    result = np.maximum(a, b)
+    if result.dtype.kind != "f":
+        return result
+    return np.where(a == b, a, result)
+
+
+def minimum(a: Any, b: Any) -> np.ndarray:
+    """ATen's min of two floats: NaN wins, and on a tie the first operand."""
+    result = np.minimum(a, b)
+    if result.dtype.kind != "f":
+        return result
+    return np.where(a == b, a, result)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
+# numpy's OpenBLAS on one thread in the test process: on a 2-core machine its threads fought
+# MKL's (engine/ops/mkl.py) after other in-process runs, and a 1.3 s tutorial of np.dot
+# products took over 20 s. Set before numpy is imported; `agraph` itself runs one program a
+# process and is not affected.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import json
 import math
-import os
 import re
 import shutil
 import subprocess

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from engine import grad_mode
+from engine import float_math, grad_mode
 from engine.autograd import Function
 from engine.float_math import fma32, fma64
 from engine.ops import arith, numerics
@@ -264,7 +264,7 @@ class Hardtanh(Function):
         if a.dtype == np.bool_:
             raise RuntimeError("Bool inputs not supported for hardtanh")
         low, high = np.asarray(min_val).astype(a.dtype), np.asarray(max_val).astype(a.dtype)
-        return np.minimum(np.maximum(a, low), high)
+        return float_math.minimum(float_math.maximum(a, low), high)
 
     def backward(self, grad, inputs, output):
         return (HardtanhBackward.apply(grad, inputs[0], bounds=self.bounds),)

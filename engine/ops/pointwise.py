@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, dtypes
+from engine import budget, dtypes, float_math
 from engine.autograd import Function
 from engine.float_math import fma64
 from engine.operands import first_broadcast_error
@@ -159,7 +159,7 @@ class Relu(Function):
     saves_output = True
 
     def forward(self, a):
-        return np.maximum(a, np.zeros((), dtype=a.dtype))
+        return float_math.maximum(a, np.zeros((), dtype=a.dtype))
 
     def backward(self, grad, inputs, output):
         return (ThresholdBackward.apply(grad, output),)
@@ -235,9 +235,9 @@ class Clamp(Function):
             a = float_input(a)  # a float bound promotes an integer tensor, as in PyTorch
         out = a
         if low is not None:
-            out = np.maximum(out, np.asarray(low, dtype=a.dtype))
+            out = float_math.maximum(out, np.asarray(low, dtype=a.dtype))
         if high is not None:
-            out = np.minimum(out, np.asarray(high, dtype=a.dtype))
+            out = float_math.minimum(out, np.asarray(high, dtype=a.dtype))
         return out
 
     def backward(self, grad, inputs, output):
@@ -262,9 +262,9 @@ class ClampTensor(Function):
         self.has = (low is not None, high is not None)
         out = a
         if low is not None:
-            out = np.maximum(out, low)
+            out = float_math.maximum(out, low)
         if high is not None:
-            out = np.minimum(out, high)
+            out = float_math.minimum(out, high)
         return out
 
     def backward(self, grad, inputs, output):

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import float_math
 from engine.autograd import Function, arrays_suffice
 from engine.ops import numerics
 from engine.ops import shape as shape_ops
@@ -197,7 +198,7 @@ class Maximum(Function):
     grad_fn_name = "MaximumBackward0"
     promotes = True
     saves = (0, 1)
-    pick = staticmethod(np.maximum)
+    pick = staticmethod(float_math.maximum)
 
     def forward(self, a, b):
         return self.pick(a, b)
@@ -224,7 +225,7 @@ class Maximum(Function):
 
 class Minimum(Maximum):
     grad_fn_name = "MinimumBackward0"
-    pick = staticmethod(np.minimum)
+    pick = staticmethod(float_math.minimum)
 
     @staticmethod
     def loses(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:

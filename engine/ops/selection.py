@@ -158,8 +158,9 @@ class SortValues(Function):
     def backward(self, grad, inputs, output):
         if not self.input_shape:
             return (grad,)
-        return (ScatterAdd.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
-                                 index=self.indices),)
+        # PyTorch's value_selecting_reduction_backward: zeros.scatter(dim, indices, grad)
+        return (Scatter.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
+                              index=self.indices),)
 
 
 class TopkValues(SortValues):

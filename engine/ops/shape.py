@@ -177,7 +177,7 @@ class Transpose(Function):
 
     def forward(self, a: np.ndarray, dim0: int, dim1: int) -> np.ndarray:
         self.dims = (dim0, dim1)
-        return np.swapaxes(a, dim0, dim1)
+        return np.swapaxes(a, dim0, dim1) if a.ndim else a.view()  # a 0-dim tensor: itself
 
     def backward(self, grad, inputs, output):
         return (transpose(grad, *self.dims),)

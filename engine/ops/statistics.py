@@ -16,7 +16,7 @@ from engine.ops.arith import DivScalar, scale
 from engine.ops.numerics import torch_sum
 from engine.ops.pointwise import vector_math, where
 from engine.ops.reduce import SumDim, restore_reduced
-from engine.ops.selection import MaskedFill, ScatterAdd, zeros
+from engine.ops.selection import MaskedFill, Scatter, zeros
 from engine.ops.shape import Flip
 from engine.tensor import Tensor
 
@@ -143,9 +143,11 @@ def _cumsum(a: np.ndarray, dim: int) -> np.ndarray:
         return a.astype(np.int64) if a.dtype.kind in "biu" else a.copy()
     if a.dtype.kind in "biu":
         return np.cumsum(a.astype(np.int64), axis=dim)
+    # PyTorch's kernel starts each running sum from +0 (in double for float): a leading -0
+    # gives +0, as `+ 0.0` does here
     if a.dtype == np.float32:
-        return np.cumsum(a.astype(np.float64), axis=dim).astype(np.float32)
-    return np.cumsum(a, axis=dim)
+        return (np.cumsum(a.astype(np.float64), axis=dim) + 0.0).astype(np.float32)
+    return np.cumsum(a, axis=dim) + np.zeros((), dtype=a.dtype)
 
 
 class Cumsum(Function):
@@ -193,6 +195,8 @@ class Amin(Amax):
 
 
 def _cumprod(a: np.ndarray, dim: int) -> np.ndarray:
+    if a.ndim == 0:  # the running product of one value
+        return a.astype(np.int64) if a.dtype.kind in "biu" else a.copy()
     if a.dtype.kind in "biu":
         return np.cumprod(a.astype(np.int64), axis=dim)
     return np.cumprod(a, axis=dim)  # sequential products, one rounding each: torch's order
@@ -276,8 +280,9 @@ class MedianDim(Function):
     def backward(self, grad, inputs, output):
         if not self.keepdim:
             grad = grad.unsqueeze(self.dim)
-        return (ScatterAdd.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
-                                 index=self.indices),)
+        # PyTorch's value_selecting_reduction_backward: zeros.scatter(dim, indices, grad)
+        return (Scatter.apply(zeros(self.input_shape, grad), grad, dim=self.dim,
+                              index=self.indices),)
 
 
 
