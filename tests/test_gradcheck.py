@@ -484,6 +484,8 @@ CHECKS: list[Check] = [
         0, Tensor._wrap(np.array([[1, 0, 1]])), s), fixed((2, 3), (1, 3))),
     C(selection.IndexAdd, lambda a, s: a.index_add(
         0, Tensor._wrap(np.array([1, 1])), s, alpha=2.0), fixed((3, 2), (2, 2))),
+    C(selection.IndexCopy, lambda a, s: a.index_copy(
+        1, Tensor._wrap(np.array([2, 0])), s) * a, fixed((2, 3), (2, 2))),
     C(convolution.Convolution, lambda x, w, b: F.conv2d(
         x, w, b, stride=(2, 1), padding=1, dilation=(1, 2), groups=2),
       fixed((1, 4, 4, 4), (4, 2, 2, 2), (4,))),
