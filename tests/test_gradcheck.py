@@ -472,6 +472,8 @@ CHECKS: list[Check] = [
     C(matrix.LinalgCross, lambda a, b: F.cross(a, b, dim=-1), fixed((2, 3), (2, 3))),
     C(statistics.Median, lambda a: a.median(), one(), distinct=True),
     C(statistics.MedianDim, lambda a: a.median(0).values, one(1), distinct=True),
+    C(statistics.KthvalueDim, lambda a: a.kthvalue(2, 1, keepdim=True).values,
+      fixed((2, 5)), distinct=True),
     C(selection.Take, lambda a: a.take(Tensor._wrap(np.array([0, 3, 0]))), fixed((2, 2))),
     C(selection.PutAccumulate, lambda g: selection.PutAccumulate.apply(
         g, index=np.array([1, 1, 0]), shape=(2,)), fixed((3,))),
