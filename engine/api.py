@@ -191,7 +191,9 @@ TORCH.update({
     "accelerator": device.submodule("torch.accelerator", device.ACCELERATOR),
     "version": device.submodule("torch.version", device.VERSION),
     "backends": device.submodule("torch.backends", {
-        "mps": device.submodule("torch.backends.mps", device.MPS), "cudnn": settings.CUDNN}),
+        "mps": device.submodule("torch.backends.mps", device.MPS), "cudnn": settings.CUDNN,
+        **{name: device.submodule(f"torch.backends.{name}", device.CPU_LIBRARY)
+           for name in ("mkl", "mkldnn", "openmp")}}),
     "testing": device.submodule("torch.testing", testing.TESTING),
     **settings.SETTINGS,
     "linalg": linalg.linalg,

@@ -11,6 +11,7 @@ as create_graph sets it, so a backward written with tensor ops is itself differe
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -145,6 +146,21 @@ class Function:
                                   "your custom autograd.Function to use it with backward mode AD.")
 
     setup_context: Any = None  # a subclass that defines it has a forward without ctx
+
+    @staticmethod
+    def warn_instantiated(cls: type) -> None:
+        """`Cls()`: allowed, with PyTorch's DeprecationWarning (Function.__init__)."""
+        warnings.warn(f"<class '{cls.__module__}.{cls.__qualname__}'> should not be "
+                      "instantiated. Methods on autograd functions are all static, so you should "
+                      "invoke them on the class itself. Instantiating an autograd function will "
+                      "raise an error in a future version of PyTorch.", DeprecationWarning,
+                      stacklevel=3)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("Legacy autograd function with non-static forward method is "
+                           "deprecated. Please use new-style autograd function with static "
+                           "forward method. (Example: https://pytorch.org/docs/stable/"
+                           "autograd.html#torch.autograd.Function)")
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:

@@ -189,11 +189,13 @@ ACCELERATOR: dict[str, Any] = {
     "device_count": lambda: 0,
 }
 MPS: dict[str, Any] = {"is_available": lambda: False, "is_built": lambda: False}
+# torch.backends.mkl / mkldnn / openmp: the CPU libraries the recorded PyTorch build has
+CPU_LIBRARY: dict[str, Any] = {"is_available": lambda: True}
 # torch.version (CPU build); its __version__ is torch.__version__, the PyTorch whose behaviour
 # agraph reproduces
 VERSION: dict[str, Any] = {"__version__": "2.13.0+cpu", "cuda": None, "hip": None,
                            "debug": False}
-for _table in (CUDA, ACCELERATOR, MPS):
+for _table in (CUDA, ACCELERATOR, MPS, CPU_LIBRARY):
     for _name, _function in _table.items():
         if _function.__name__ == "<lambda>":
             _function.__name__ = _function.__qualname__ = _name

@@ -69,6 +69,18 @@ def of_legacy_type(kind: object) -> DType | None:
     return next((d for constructor, d in LEGACY_TYPES if constructor is kind), None)
 
 
+def type_target(kind: object, tensor_class: type) -> DType:
+    """What `tensor.type(kind)` converts to: a dtype, torch.Tensor itself (`x.type(type(y))`:
+    the default type), torch.LongTensor or 'torch.LongTensor'; anything else is refused."""
+    if isinstance(kind, DType):
+        return kind
+    found = default_float() if kind is tensor_class else of_legacy_type(kind)
+    if found is None:
+        name = kind if isinstance(kind, str) else getattr(kind, "__name__", kind)
+        raise ValueError(f"invalid type: '{name}'")
+    return found
+
+
 # torch.set_default_dtype's choice for this run (None: float32); whether this run was warned
 # that set_default_tensor_type is deprecated (PyTorch warns once)
 _DEFAULT: dict[str, DType | None] = {"float": None}

@@ -511,10 +511,7 @@ class Tensor(TensorOperators):
     def type(self, dtype: Any = None, non_blocking: builtins.bool = False) -> Any:
         if dtype is None:
             return f"torch.{self.dtype.legacy_name}"
-        legacy = dtypes.of_legacy_type(dtype)
-        if isinstance(dtype, str) and legacy is None:
-            raise ValueError(f"invalid type: '{dtype}'")
-        return self.to(legacy or dtype)
+        return self.to(dtypes.type_target(dtype, Tensor))
 
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)

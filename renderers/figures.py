@@ -36,10 +36,12 @@ def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None,
     import matplotlib
 
     matplotlib.use("Agg", force=True)
+    from matplotlib import ticker  # the locators and formatters a program's calls name
     from matplotlib.figure import Figure
 
     options = dict(options or {})
     style: Any = {"svg.hashsalt": "agraph", "svg.fonttype": "path", "text.usetex": False}
+
     with matplotlib.rc_context(style):
         drawn = Figure(**{key: value for key, value in figure.options.items()
                           if key in ("figsize", "dpi")})
@@ -47,7 +49,11 @@ def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None,
         for axes_spec in figure.axes:
             axes = drawn.add_subplot(*axes_spec.position)
             for name, args, kwargs in axes_spec.calls:
-                result = getattr(axes, name)(*args, **kwargs)
+                target = axes
+                for part in name.split(".")[:-1]:  # "xaxis.set_major_locator"
+                    target = getattr(target, part)
+                args = tuple(a.build(ticker) if hasattr(a, "build") else a for a in args)
+                result = getattr(target, name.rpartition(".")[2])(*args, **kwargs)
                 if name in ("imshow", "matshow", "contourf", "contour", "scatter"):
                     images.append((result, axes))
         for name, args, kwargs in figure.calls:

@@ -472,6 +472,8 @@ CHECKS: list[Check] = [
     C(matrix.LinalgCross, lambda a, b: F.cross(a, b, dim=-1), fixed((2, 3), (2, 3))),
     C(statistics.Median, lambda a: a.median(), one(), distinct=True),
     C(statistics.MedianDim, lambda a: a.median(0).values, one(1), distinct=True),
+    C(statistics.KthvalueDim, lambda a: a.kthvalue(2, 1, keepdim=True).values,
+      fixed((2, 5)), distinct=True),
     C(selection.Take, lambda a: a.take(Tensor._wrap(np.array([0, 3, 0]))), fixed((2, 2))),
     C(selection.PutAccumulate, lambda g: selection.PutAccumulate.apply(
         g, index=np.array([1, 1, 0]), shape=(2,)), fixed((3,))),
@@ -484,6 +486,8 @@ CHECKS: list[Check] = [
         0, Tensor._wrap(np.array([[1, 0, 1]])), s), fixed((2, 3), (1, 3))),
     C(selection.IndexAdd, lambda a, s: a.index_add(
         0, Tensor._wrap(np.array([1, 1])), s, alpha=2.0), fixed((3, 2), (2, 2))),
+    C(selection.IndexCopy, lambda a, s: a.index_copy(
+        1, Tensor._wrap(np.array([2, 0])), s) * a, fixed((2, 3), (2, 2))),
     C(convolution.Convolution, lambda x, w, b: F.conv2d(
         x, w, b, stride=(2, 1), padding=1, dilation=(1, 2), groups=2),
       fixed((1, 4, 4, 4), (4, 2, 2, 2), (4,))),

@@ -3,6 +3,7 @@ matplotlib into `--figures DIR` (byte-stable), or noted on stderr without it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +164,23 @@ plt.show()
     assert "stroke: #ff0000" in svg and "after" in svg and "before" not in svg
     assert program_error("import matplotlib.pyplot as plt\nline, = plt.plot([0, 1])\n"
                          "line.set_url('javascript:x')\n") == ("AttributeError", 3)
+
+
+def test_an_axis_takes_tick_locators_from_ticker_or_pyplot(tmp_path: Path) -> None:
+    program = write_program(tmp_path, """\
+import matplotlib.pyplot as plt
+from matplotlib.pyplot import MultipleLocator
+from matplotlib import ticker
+plt.plot([0, 10], [0, 5])
+ax = plt.gca()
+ax.xaxis.set_major_locator(MultipleLocator(5))
+ax.yaxis.set_major_locator(ticker.MultipleLocator(2.5))
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    svg = (tmp_path / "figure-1.svg").read_text()
+    ticks = set(re.findall(r'id="([xy])tick_(\d+)"', svg))
+    assert sorted(ticks) == [(axis, str(n)) for axis in "xy" for n in (1, 2, 3)]
+    assert program_error("import matplotlib.pyplot as plt\nplt.gca().xaxis.set_label('x')\n"
+                         ) == ("AttributeError", 2)

@@ -375,10 +375,7 @@ def instantiate(cls: type, args: list[Any] | tuple[Any, ...], kwargs: dict[str, 
     from engine.custom_function import Function  # lazy: startup time (loaded only when used)
 
     if issubclass(cls, Function):
-        raise RuntimeError("Legacy autograd function with non-static forward method is "
-                           "deprecated. Please use new-style autograd function with static "
-                           "forward method. (Example: https://pytorch.org/docs/stable/"
-                           "autograd.html#torch.autograd.Function)")
+        Function.warn_instantiated(cls)  # an instance's `apply` still works; calling it fails
     instance: Any = cls.__new__(cls, *args) if issubclass(cls, BaseException) else (
         cls.__new__(cls))
     init, _ = find_member(cls, "__init__")

@@ -52,7 +52,10 @@ def torch_namespaces() -> dict[str, Namespace]:
     # the submodules are built when a program first reads them (engine/api.py, members)
     functional = Namespace("torch.nn.functional", api.members("FUNCTIONAL"))
     rnn = Namespace("torch.nn.utils.rnn", api.members("NN_UTILS_RNN"))
-    utils = Namespace("torch.nn.utils", api.members("NN_UTILS", rnn=rnn))
+    # torch.nn.utils.clip_grad: the module torch.nn.utils takes its clipping functions from
+    clip_grad = Namespace("torch.nn.utils.clip_grad",
+                          _Picked("NN_UTILS", ("clip_grad_norm_", "clip_grad_value_")))
+    utils = Namespace("torch.nn.utils", api.members("NN_UTILS", rnn=rnn, clip_grad=clip_grad))
     nn = Namespace("torch.nn", api.members("NN", functional=functional, utils=utils))
     lr_scheduler = Namespace("torch.optim.lr_scheduler", api.members("LR_SCHEDULER"))
     optim = Namespace("torch.optim", api.members("OPTIM", lr_scheduler=lr_scheduler))
@@ -83,6 +86,7 @@ def torch_namespaces() -> dict[str, Namespace]:
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
             "torch.functional": functional_module,
             "torch.nn.utils": utils, "torch.nn.utils.rnn": rnn,
+            "torch.nn.utils.clip_grad": clip_grad,
             "torch.optim": optim, "torch.autograd": autograd,
             "torch.autograd.functional": autograd_functional,
             "torch.autograd.function": function,

@@ -16,7 +16,7 @@ from typing import Any
 
 TORCH_MODULES = frozenset({
     "torch", "torch.nn", "torch.nn.functional", "torch.functional", "torch.nn.utils",
-    "torch.nn.utils.rnn",
+    "torch.nn.utils.rnn", "torch.nn.utils.clip_grad",
     "torch.optim", "torch.autograd",
     "torch.autograd.functional", "torch.autograd.function", "torch.optim.lr_scheduler",
     "torch.linalg", "torch.utils", "torch.utils.data", "torch.autograd.graph", "torch.func",
@@ -40,6 +40,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "string": "string_module",
     "pprint": "pprint_module",
     "copy": "copy_module",
+    "gc": "gc_module",
     "argparse": "argparse_module",
     "logging": "logging_module",
     "threading": "threading_module",

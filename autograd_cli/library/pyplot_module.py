@@ -50,6 +50,9 @@ SETTINGS = """
     set_xscale set_yscale set_aspect axis set_xticklabels set_yticklabels tick_params
     invert_yaxis invert_xaxis set_facecolor
 """.split()
+# what `ax.xaxis` / `ax.yaxis` offer
+AXIS_METHODS = frozenset({"set_major_locator", "set_minor_locator", "set_major_formatter",
+                          "set_minor_formatter"})
 # plt.NAME -> the Axes method it calls
 PYPLOT_TO_AXES = {"xlabel": "set_xlabel", "ylabel": "set_ylabel", "title": "set_title",
                   "xlim": "set_xlim", "ylim": "set_ylim", "xticks": "set_xticks",
@@ -262,19 +265,28 @@ class Recorder:
 
 
 class Axes:
-    """An Axes as a program holds it: its drawing and setting methods, recorded."""
+    """An Axes as a program holds it: its drawing and setting methods, recorded; its `xaxis`
+    and `yaxis` (their tick locators and formatters, recorded as `xaxis.set_major_locator`)."""
 
-    PUBLIC_ATTRS = frozenset(DRAWING + SETTINGS)
-    __slots__ = ("_recorder", "_spec")
+    PUBLIC_ATTRS = frozenset(DRAWING + SETTINGS + ["xaxis", "yaxis"]) | AXIS_METHODS
+    __slots__ = ("_recorder", "_spec", "_prefix")
 
-    def __init__(self, recorder: Recorder, spec: AxesSpec) -> None:
+    def __init__(self, recorder: Recorder, spec: AxesSpec, prefix: str = "") -> None:
         self._recorder = recorder
         self._spec = spec
+        self._prefix = prefix
 
     def __getattr__(self, name: str) -> Any:
-        if name not in Axes.PUBLIC_ATTRS:
+        if self._prefix:
+            if name not in AXIS_METHODS:
+                raise AttributeError(name)
+        elif name not in Axes.PUBLIC_ATTRS:
             raise AttributeError(name)
-        return lambda *args, **kwargs: record_on(self._recorder, self._spec, name, args, kwargs)
+        elif name in ("xaxis", "yaxis"):
+            return Axes(self._recorder, self._spec, name + ".")
+        method = self._prefix + name
+        return lambda *args, **kwargs: record_on(self._recorder, self._spec, method, args,
+                                                 kwargs)
 
     def __repr__(self) -> str:
         return "<Axes>"
@@ -477,6 +489,10 @@ class TickerSpec:
     def __repr__(self) -> str:
         return f"<matplotlib.ticker.{self.name}>"
 
+    def build(self, ticker: Any) -> Any:
+        """The real locator or formatter, from the `matplotlib.ticker` module given."""
+        return getattr(ticker, self.name)(*self.args)
+
 
 def _ticker() -> Namespace:
     def maker(name: str) -> Any:
@@ -552,7 +568,12 @@ def namespace(runtime: Any, name: str) -> Namespace:
                         "use": lambda *args, **kwargs: None})})
     for method in ("suptitle", "tight_layout", "colorbar", "subplots_adjust"):
         members[method] = figure_call(method)
+    ticker = _ticker()
+    # the ticker classes pyplot imports from matplotlib.ticker (`from matplotlib.pyplot import
+    # MultipleLocator`)
+    members.update({name: ticker.members[name] for name in (
+        "MultipleLocator", "MaxNLocator", "FormatStrFormatter", "NullLocator", "LinearLocator")})
     pyplot = Namespace("matplotlib.pyplot", members)
-    return Namespace("matplotlib", {"pyplot": pyplot, "ticker": _ticker(),
+    return Namespace("matplotlib", {"pyplot": pyplot, "ticker": ticker,
                                     "use": lambda *args, **kwargs: None})
 

@@ -23,9 +23,11 @@ CREATE_GRAPH_WARNING = (
 # --- autograd -----------------------------------------------------------------------------------
 
 def _as_list(value: Any) -> list[Any]:
+    """A tensor or any iterable of them (a list, a tuple, `model.parameters()`), as PyTorch's
+    `tuple(inputs)` takes them."""
     if value is None:
         return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+    return [value] if isinstance(value, Tensor) else list(value)
 
 
 def _default_grads(outputs: Sequence[Tensor], grads: Sequence[Any] | None,

@@ -1,5 +1,5 @@
 """Picking by index or mask: gather, index_select, masked_fill, sort/argsort/topk, unique,
-scatter, scatter_add, index_add, take, masked_select, nonzero/argwhere."""
+scatter, scatter_add, index_add, index_copy, take, masked_select, nonzero/argwhere."""
 
 from __future__ import annotations
 
@@ -338,6 +338,48 @@ def index_add(a: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1
                            f"and source ({source.dtype.legacy_name.removesuffix('Tensor')}) "
                            "must have the same scalar type")
     return selection.IndexAdd.apply(a, source, dim=d, index=array, alpha=alpha)
+
+
+@public(method=True, inplace=True)
+def index_copy(a: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
+    d = normalize_dim(dim, a.ndim)
+    if not isinstance(index, Tensor):
+        raise TypeError("index_copy(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    count = index.numel()
+    if source.ndim == 0 and count != 1:
+        raise IndexError("index_copy_(): When source is scalar, index should have one element "
+                         f"(got {count})")
+    if source.ndim != a.ndim and source.ndim and a.ndim:
+        raise IndexError("index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.ndim}), "
+                         f"destination dimensionality ({a.ndim})")
+    if index.dtype.legacy_name != "LongTensor":
+        raise RuntimeError("index_copy_(): Expected a long tensor for index, but got "
+                           f"{index.dtype.legacy_name.removesuffix('Tensor')}")
+    if source.dtype is not a.dtype:
+        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {a.dtype.legacy_name.removesuffix('Tensor')} and "
+                           f"(source) {source.dtype.legacy_name.removesuffix('Tensor')}")
+    kept = [n for axis, n in enumerate(a.shape_tuple) if axis != d]
+    given = [n for axis, n in enumerate(source.shape_tuple) if axis != d]
+    if kept != given:
+        raise RuntimeError("index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {' '.join(map(str, kept))} at "
+                           f"dimension {d} and source slice shape: {' '.join(map(str, given))} "
+                           "at dimension 0.")
+    if source.ndim and count != source.shape_tuple[d]:
+        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to "
+                         f"source.size(dim) ({source.shape_tuple[d]})")
+    array = index.array.reshape(-1)
+    size = a.shape_tuple[d] if a.ndim else 1
+    bad = array[(array < 0) | (array >= size)]
+    if bad.size:
+        raise IndexError(f"index_copy_(): index {int(bad[0])} is out of bounds for dimension "
+                         f"{d} with size {size}")
+    return selection.IndexCopy.apply(a, source, dim=d, index=array)
 
 
 @public(method=True)

@@ -16,6 +16,7 @@ from engine.operands import expect_tensor
 from engine.ops import loss, reduce, statistics
 from engine.ops import shape as shape_ops
 from engine.ops.index import slice_along
+from engine.ops.introselect import kth_position
 from engine.ops.reduce import reduced_dims
 from engine.registry import public
 from engine.tensor import Tensor, normalize_dim
@@ -327,6 +328,30 @@ def median(a: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         indices = picked if keepdim else np.squeeze(picked, axis=d)
         result = ReturnTypes((values, Tensor._wrap(indices)))
     result.kind = "median"
+    return result
+
+
+@public(method=True)
+def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    """The k-th smallest value along `dim` and its index, the index ATen's quickselect leaves
+    at k - 1 (which of several equal values: engine/ops/introselect.py kth_position)."""
+    a = expect_tensor(a, "kthvalue")
+    d = normalize_dim(dim, a.ndim)
+    row = a.array.reshape(1) if a.ndim == 0 else np.moveaxis(a.array, d, -1)
+    if not 1 <= k <= row.shape[-1]:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    flat = row.reshape(-1, row.shape[-1])
+    picked = np.array([kth_position(r.tolist(), k - 1) for r in flat], dtype=np.int64)
+    if a.ndim == 0:
+        values = statistics.KthvalueDim.apply(shape_ops.reshape(a, 1), dim=0, keepdim=False,
+                                              indices=np.zeros(1, dtype=np.int64))
+        result = ReturnTypes((values, Tensor._wrap(np.zeros((), dtype=np.int64))))
+    else:
+        indices = np.expand_dims(picked.reshape(row.shape[:-1]), d)
+        values = statistics.KthvalueDim.apply(a, dim=d, keepdim=keepdim, indices=indices)
+        result = ReturnTypes((values, Tensor._wrap(indices if keepdim
+                                                   else np.squeeze(indices, axis=d))))
+    result.kind = "kthvalue"
     return result
 
 

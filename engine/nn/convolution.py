@@ -1,6 +1,7 @@
 """The convolution layers: Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d and their lazy forms
 (LazyConv1d, LazyConv2d), with PyTorch's attributes, `print(model)` line and default
-initialisation (engine/nn/init.py reset_affine, the draws in PyTorch's order)."""
+initialisation (engine/nn/init.py reset_affine, the draws in PyTorch's order); Unfold and Fold,
+the modules of F.unfold / F.fold."""
 
 from __future__ import annotations
 
@@ -224,3 +225,43 @@ class LazyConv1d(_LazyConvNd):
 class LazyConv2d(_LazyConvNd):
     count = 2
     becomes = Conv2d
+
+
+class Unfold(Module):
+    """Sliding local blocks of a batched image as columns (F.unfold: Im2ColBackward0)."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"kernel_size", "dilation", "padding", "stride"}
+
+    def __init__(self, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
+                 stride: Any = 1) -> None:
+        super().__init__()
+        self.kernel_size, self.dilation = kernel_size, dilation
+        self.padding, self.stride = padding, stride
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, "
+                f"padding={self.padding}, stride={self.stride}")
+
+
+class Fold(Module):
+    """Columns of sliding blocks summed back into an image (F.fold: Col2ImBackward0)."""
+
+    PUBLIC_ATTRS = Unfold.PUBLIC_ATTRS | {"output_size"}
+
+    def __init__(self, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
+                 stride: Any = 1) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.kernel_size, self.dilation = kernel_size, dilation
+        self.padding, self.stride = padding, stride
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding,
+                      self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
+                f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}")

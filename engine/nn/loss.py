@@ -29,8 +29,7 @@ def _legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
 def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  # noqa: A002
              reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """torch warns when the shapes differ, then broadcasts (ExpandBackward0 where needed)."""
-    if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+    reduction = _reduction(size_average, reduce, reduction)
     if target.shape_tuple != input.shape_tuple:
         common = _common_shape(input, target, stacklevel=3)
         if input.shape_tuple != common:
@@ -40,9 +39,17 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,  #
     return F.mse_loss(input, target, reduction=reduction)
 
 
-def _reduction(size_average: bool | None, reduce: bool | None, reduction: str) -> str:
+def _reduction(size_average: bool | None, reduce: bool | None, reduction: str,
+               old_name: bool = True) -> str:
+    """The reduction a loss applies: the legacy size_average/reduce pair's, else `reduction`;
+    'elementwise_mean', the old name of 'mean', taken with PyTorch's warning where the loss
+    hands its reduction to ATen (_Reduction.get_enum; `old_name=False` where it does not)."""
     if size_average is not None or reduce is not None:
         return _legacy_reduction(size_average, reduce)
+    if reduction == "elementwise_mean" and old_name:
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
+                      "instead.", UserWarning, stacklevel=3)
+        return "mean"
     return reduction
 
 
@@ -78,10 +85,11 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,  # n
            log_target: bool = False) -> Tensor:
     """torch composes it: xlogy(target, target) - target * input (or exp(target) *
     (target - input) for a log target), then the reduction; batchmean is sum / batch size."""
+    named = reduction
     reduction = _reduction(size_average, reduce, reduction)
     if reduction not in ("mean", "batchmean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if reduction == "mean":
+    if reduction == "mean" and named != "elementwise_mean":  # torch warns for 'mean' itself
         warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
     if log_target:
         out = F.mul(F.exp(target), F.sub(target, input))
@@ -111,6 +119,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = No
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",  # noqa: A002
                delta: float = 1.0) -> Tensor:
+    reduction = _reduction(None, None, reduction)
     input, target = _same_shape(input, target)
     return loss.HuberLoss.apply(input, target, reduction=reduction, beta=delta)
 

@@ -107,7 +107,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor,  # noqa: A002
                                 reduction: str = "mean") -> Tensor:
     """torch's Python: -(t logsigmoid(x) + (1 - t) logsigmoid(-x)), weighted, summed over the
     classes and divided by their count, then the reduction."""
-    reduction = _reduction(size_average, reduce, reduction)
+    reduction = _reduction(size_average, reduce, reduction, old_name=False)
     output = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         output = output * weight

@@ -1,4 +1,5 @@
-"""torch.topk's order of tied values: libstdc++'s nth_element, sort and partial_sort, step by step.
+"""torch.topk's order of tied values: libstdc++'s nth_element, sort and partial_sort, step by step;
+torch.kthvalue's: ATen's own quickselect (kth_position).
 
 PyTorch's CPU topk puts (value, index) pairs through `std::partial_sort` (when k * 64 <= n) or
 `std::nth_element` followed, for sorted=True, by `std::sort` of the first k - 1; the comparator
@@ -192,3 +193,49 @@ def _nth_element(q: list[int], first: int, nth: int, last: int, comp: Compare) -
         else:
             last = cut
     _insertion_sort(q, first, last, comp)
+
+
+def kth_position(values: list[Any], k: int) -> int:
+    """The position torch.kthvalue returns for one row: ATen's quick_select_template (median
+    of three, then Hoare partitions) moving (value, position) pairs until the k-th smallest
+    (0-based) sits at k; NaN compares as the largest."""
+    def greater(x: Any, y: Any) -> bool:  # gt_or_nan
+        x_nan, y_nan = x != x, y != y
+        return (x_nan and not y_nan) or (not x_nan and not y_nan and x > y)
+
+    keys, positions = list(values), list(range(len(values)))
+
+    def swap(a: int, b: int) -> None:
+        keys[a], keys[b] = keys[b], keys[a]
+        positions[a], positions[b] = positions[b], positions[a]
+
+    low, high = 0, len(keys) - 1
+    while high > low:
+        if high == low + 1:
+            if greater(keys[low], keys[high]):
+                swap(low, high)
+            break
+        swap(low + (high - low) // 2, low + 1)
+        if greater(keys[low + 1], keys[high]):
+            swap(low + 1, high)
+        if greater(keys[low], keys[high]):
+            swap(low, high)
+        if greater(keys[low + 1], keys[low]):
+            swap(low + 1, low)
+        i, j, pivot = low + 1, high, keys[low]
+        while True:
+            i += 1
+            while greater(pivot, keys[i]):
+                i += 1
+            j -= 1
+            while greater(keys[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    return positions[k]

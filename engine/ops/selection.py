@@ -1,4 +1,5 @@
-"""Picking elements by index or mask: gather, index_select, masked_fill, topk, sort and unique.
+"""Picking elements by index or mask: gather, index_select, index_copy, masked_fill, topk, sort and
+unique.
 
 Each scatters its gradient back to the positions it read (adding where one position was read
 more than once); masked_fill passes no gradient to the filled positions; unique has no
@@ -337,6 +338,37 @@ class IndexAdd(Function):
             if self.alpha != 1:
                 grad_source = scale(grad_source, self.alpha)
         return (grad if self.needs[0] else None, grad_source)
+
+
+class IndexCopy(Function):
+    """`a.index_copy(dim, index, source)`: the slices of `a` at `index` replaced by `source`'s.
+    Self's gradient is zero at the replaced slices; source's is the gradient there."""
+
+    grad_fn_name = "IndexCopyBackward0"
+    saves_state = True
+    released_state = ("index",)
+
+    def forward(self, a, source, dim, index):
+        self.dim, self.index, self.source_shape = dim, index, source.shape
+        out = a.copy()
+        target = np.moveaxis(out.reshape(-1) if a.ndim == 0 else out, dim, 0)
+        target[index] = (np.moveaxis(source, dim, 0) if source.ndim and a.ndim
+                         else source.reshape(-1))
+        return out
+
+    def backward(self, grad, inputs, output):
+        grad_self = grad_source = None
+        if self.needs[0]:
+            replaced = np.zeros(grad.shape_tuple, dtype=bool)
+            np.moveaxis(replaced.reshape(-1) if grad.ndim == 0 else replaced, self.dim,
+                        0)[self.index] = True
+            grad_self = where(replaced, 0.0, grad)
+        if self.needs[1]:
+            picked = grad.reshape(1) if grad.ndim == 0 else grad
+            grad_source = IndexSelect.apply(picked, dim=self.dim, index=self.index)
+            if grad_source.shape_tuple != self.source_shape:
+                grad_source = grad_source.reshape(self.source_shape)
+        return grad_self, grad_source
 
 
 def zeros(shape: tuple[int, ...], like: Tensor) -> Tensor:

@@ -472,7 +472,13 @@ class Flip(Function):
 
 
 @public(method=True)
-def flip(tensor: Tensor, *dims: Any) -> Tensor:
+def flip(tensor: Tensor, *dims: Any, **named: Any) -> Tensor:
+    if "dims" in named and not dims:  # torch.flip(x, dims=[0]), x.flip(dims=(0, 1))
+        dims = (named.pop("dims"),)
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    if named:
+        raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(named))}'")
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     normalized = tuple(normalize_dim(d, tensor.ndim) for d in dims)

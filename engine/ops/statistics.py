@@ -286,6 +286,12 @@ class MedianDim(Function):
 
 
 
+class KthvalueDim(MedianDim):
+    """kthvalue along a dim: the value at the returned index gets the gradient."""
+
+    grad_fn_name = "KthvalueBackward0"
+
+
 def median_indices(a: np.ndarray, dim: int) -> np.ndarray:
     """Index of the lower median along `dim` (keepdims), NaN counting as the largest."""
     order = np.argsort(a, axis=dim, kind="stable")
