@@ -94,6 +94,9 @@ class AttributeAccess:
             return method
         if name in self._allowed_attributes(kind):
             return getattr(value, name)
+        registered = classes.registered_member(value, name)  # `seq.hidden_linear`: a named child
+        if registered is not classes.MISSING:
+            return registered
         if kind is type and name in getattr(value, "CLASS_ATTRS", ()):  # nn.Embedding.from_...
             return getattr(value, name)
         if getattr(kind, "OPEN_ATTRS", False) and name in value.program_attributes:
