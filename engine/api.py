@@ -34,6 +34,7 @@ from engine import (
     recording,
     registry,
     settings,
+    storage,
     testing,
 )
 from engine.functional import linalg
@@ -356,5 +357,6 @@ def reset_state() -> None:
     printing.set_printoptions(profile="default")
     reset_switches()
     random.reset()
+    storage.reset()
     recording.set_observer(None)
     autograd.SAVED_TENSORS_HOOKS.clear()
