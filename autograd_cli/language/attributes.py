@@ -94,9 +94,6 @@ class AttributeAccess:
             return method
         if name in self._allowed_attributes(kind):
             return getattr(value, name)
-        registered = classes.registered_member(value, name)  # `seq.hidden_linear`: a named child
-        if registered is not classes.MISSING:
-            return registered
         if kind is type and name in getattr(value, "CLASS_ATTRS", ()):  # nn.Embedding.from_...
             return getattr(value, name)
         if getattr(kind, "OPEN_ATTRS", False) and name in value.program_attributes:
@@ -109,6 +106,9 @@ class AttributeAccess:
             return getattr(value, name)
         if kind is Refused:  # a library function that would touch the host, used
             raise value.error()
+        registered = classes.registered_member(value, name)  # `seq.hidden_linear`: a named child
+        if registered is not classes.MISSING:
+            return registered
         if kind.__module__ == "builtins" and not hasattr(kind, name):  # Python's own message
             raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}'")
         raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}' (or agraph "

@@ -317,7 +317,9 @@ def read_attribute(value: Any, name: str, engine_attribute: Callable[[Any, str],
 
 def registered_member(value: Any, name: str) -> Any:
     """A module's parameter, buffer or submodule registered under `name`."""
-    own = value.__dict__
+    own = getattr(value, "__dict__", None)
+    if own is None:
+        return MISSING
     for table in ("_parameters", "_buffers", "_modules"):
         registered = own.get(table)
         if registered is not None and name in registered:
