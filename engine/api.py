@@ -230,9 +230,9 @@ def _nn_utils() -> dict[str, Any]:
 
 
 def _nn_utils_rnn() -> dict[str, Any]:
-    from engine.nn import utils  # lazy: built on first use (startup time)
+    from engine.nn import utils_rnn  # lazy: built on first use (startup time)
 
-    return dict(utils.NN_UTILS_RNN)
+    return dict(utils_rnn.NN_UTILS_RNN)
 
 
 def _optim() -> dict[str, Any]:
