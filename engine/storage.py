@@ -9,6 +9,7 @@ it. The first `storage()` of a run warns as PyTorch warns once in a process.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -23,6 +24,9 @@ DEPRECATION = ("TypedStorage is deprecated. It will be removed in the future and
                "storages directly.  To access UntypedStorage directly, use "
                "tensor.untyped_storage() instead of tensor.storage()")
 _STATE = {"warned": False}
+# The C++ types PyTorch's overflow message names (float16 and float64 values never overflow).
+C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int",
+           "int64": "int64_t", "float32": "float"}
 
 
 def reset() -> None:
@@ -88,7 +92,28 @@ class TypedStorage:
         if not isinstance(value, (bool, int, float)):
             raise TypeError(f"can't assign a {type(value).__name__} to a "
                             f"torch.{self.dtype.legacy_name}")
-        self._flat[position] = value
+        self._flat[position] = self._checked(value)
+
+    def _checked(self, value: bool | int | float) -> bool | int | float:
+        """The value as c10's checked conversion lets it into this dtype (unsigned ints wrap
+        from -max), or PyTorch's overflow errors."""
+        if isinstance(value, int) and not isinstance(value, bool) and not (
+                -2**63 <= value < 2**63):
+            raise ValueError("Overflow when unpacking long long")
+        kind = self._flat.dtype
+        c_type = C_TYPES.get(kind.name)
+        if c_type is None or isinstance(value, bool):
+            return value
+        if kind.kind in "iu":
+            info = np.iinfo(kind)
+            low = -int(info.max) if kind.kind == "u" else int(info.min)
+            if not math.isfinite(value) or not low <= value <= int(info.max):
+                raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+            return value % (int(info.max) + 1) if isinstance(value, int) and value < 0 \
+                and kind.kind == "u" else value
+        if math.isfinite(value) and abs(value) > float(np.finfo(kind).max):
+            raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+        return value
 
     def __iter__(self) -> Any:
         return iter(self.tolist())

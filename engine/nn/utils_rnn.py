@@ -67,7 +67,10 @@ class PackedSequence:
         return f"PackedSequence({fields})"
 
 
-def _invert(permutation: Tensor) -> Tensor:
+def _invert(permutation: Any) -> Tensor:
+    if not isinstance(permutation, Tensor):
+        raise TypeError(f"empty_like(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(permutation).__name__}")
     inverse = np.empty_like(permutation.array)
     inverse[permutation.array] = np.arange(permutation.array.size)
     return Tensor._wrap(inverse)
