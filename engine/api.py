@@ -34,6 +34,7 @@ from engine import (
     recording,
     registry,
     settings,
+    storage,
     testing,
 )
 from engine.functional import linalg
@@ -231,9 +232,9 @@ def _nn_utils() -> dict[str, Any]:
 
 
 def _nn_utils_rnn() -> dict[str, Any]:
-    from engine.nn import utils  # lazy: built on first use (startup time)
+    from engine.nn import utils_rnn  # lazy: built on first use (startup time)
 
-    return dict(utils.NN_UTILS_RNN)
+    return dict(utils_rnn.NN_UTILS_RNN)
 
 
 def _optim() -> dict[str, Any]:
@@ -358,5 +359,6 @@ def reset_state() -> None:
     printing.set_printoptions(profile="default")
     reset_switches()
     random.reset()
+    storage.reset()
     recording.set_observer(None)
     autograd.SAVED_TENSORS_HOOKS.clear()

@@ -152,10 +152,18 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
 def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
-    for s in size:
-        if not isinstance(s, int) or isinstance(s, bool):
-            raise TypeError(f"size must be tuple of ints, but got {type(s).__name__}")
-    return tuple(size)
+    return tuple(_size_item(s) for s in size)
+
+
+def _size_item(s: Any) -> int:
+    """An int, a numpy integer or a one-element integer tensor (`x.max()`), as torch takes them."""
+    if isinstance(s, Tensor) and s.array.dtype.kind in "iu" and s.array.size == 1:
+        return int(s.array.reshape(()))
+    if isinstance(s, np.integer):
+        return int(s)
+    if not isinstance(s, int) or isinstance(s, bool):
+        raise TypeError(f"size must be tuple of ints, but got {type(s).__name__}")
+    return s
 
 
 def keyword_size(size: Any) -> tuple[Any, ...]:

@@ -26,6 +26,7 @@ from engine import functional as F
 from engine.autograd import Function
 from engine.nn import functional as nn_functional
 from engine.nn import loss as nn_loss
+from engine.nn import utils_rnn
 from engine.ops import (
     activation,
     arith,
@@ -519,6 +520,8 @@ CHECKS: list[Check] = [
     C(recurrent.LstmLayer, lambda x, w, u, b, c, h0, c0: F.cat([F.flatten(o) for o in (
         recurrent.LstmLayer.apply(x, w, u, b, c, h0, c0, reverse=True))]),
       fixed((3, 2, 2), (8, 2), (8, 2), (8,), (8,), (2, 2), (2, 2)), second_order=False),
+    C(recurrent.PackPadded, lambda x: utils_rnn.pack_padded_sequence(x, [3, 1], True).data,
+      fixed((2, 3, 2))),
     C(arith.Addcmul, lambda a, b, c: F.addcmul(a, b, c, value=0.5), same(3)),
     C(arith.Addcdiv, lambda a, b, c: F.addcdiv(a, b, c, value=2.0), same(3), low=0.5),
     C(pointwise.Deg2Rad, F.deg2rad, one()),

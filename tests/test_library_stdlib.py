@@ -413,3 +413,19 @@ def test_deepcopy_refuses_what_it_does_not_know_by_name() -> None:
     assert output("import copy\nxs = [[1], (2, [3])]\nys = copy.deepcopy(xs)\nys[1][1].append(4)\n"
                   "print(xs, ys, copy.copy(xs)[0] is xs[0])\n") == (
         "[[1], (2, [3])] [[1], (2, [3, 4])] True\n")
+
+
+def test_sys_stdout_writes_into_the_output_and_pdb_is_importable() -> None:
+    source = """
+        import sys
+        import pdb
+        n = sys.stdout.write("predicted string: ")
+        sys.stdout.write("ihello")
+        sys.stdout.flush()
+        print(",", n)
+    """
+    assert output(source) == "predicted string: ihello, 18\n"
+    assert error("import sys\nsys.stdout.write(3)\n").message == (
+        "write() argument must be str, not int")
+    assert error("import sys\nsys.stdout._runtime\n").type_name == "AttributeError"
+    assert error("import pdb\npdb.set_trace()\n").type_name == "PermissionError"

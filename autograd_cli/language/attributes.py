@@ -106,6 +106,9 @@ class AttributeAccess:
             return getattr(value, name)
         if kind is Refused:  # a library function that would touch the host, used
             raise value.error()
+        registered = classes.registered_member(value, name)  # `seq.hidden_linear`: a named child
+        if registered is not classes.MISSING:
+            return registered
         if kind.__module__ == "builtins" and not hasattr(kind, name):  # Python's own message
             raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}'")
         raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}' (or agraph "

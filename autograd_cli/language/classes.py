@@ -307,7 +307,7 @@ def read_attribute(value: Any, name: str, engine_attribute: Callable[[Any, str],
     own = getattr(value, "__dict__", {})
     if name in own:
         return own[name]
-    registered = _registered(value, name)
+    registered = registered_member(value, name)
     if registered is not MISSING:
         return registered
     if member is not MISSING:
@@ -315,9 +315,11 @@ def read_attribute(value: Any, name: str, engine_attribute: Callable[[Any, str],
     return engine_attribute(value, name)
 
 
-def _registered(value: Any, name: str) -> Any:
+def registered_member(value: Any, name: str) -> Any:
     """A module's parameter, buffer or submodule registered under `name`."""
-    own = value.__dict__
+    own = getattr(value, "__dict__", None)
+    if own is None:
+        return MISSING
     for table in ("_parameters", "_buffers", "_modules"):
         registered = own.get(table)
         if registered is not None and name in registered:
@@ -360,7 +362,7 @@ def delete_attribute(value: Any, name: str) -> None:
                              "private to agraph")
     own = getattr(value, "__dict__", None)
     if own is None or isinstance(value, type) or name not in own:
-        registered = _registered(value, name) if own is not None else MISSING
+        registered = registered_member(value, name) if own is not None else MISSING
         if registered is MISSING:
             raise AttributeError(f"'{type(value).__name__}' object has no attribute '{name}'")
         for table in ("_parameters", "_buffers", "_modules"):

@@ -46,6 +46,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "threading": "threading_module",
     "os": "host",
     "sys": "host",
+    "pdb": "host",
     "numpy": "numpy_module",
     "matplotlib": "pyplot_module",
     "torchviz": "torchviz_module",

@@ -1,8 +1,10 @@
-"""`os`, `os.path` and `sys`: importable, with what tutorials use that stays inside the program.
+"""`os`, `os.path`, `sys` and `pdb`: importable, with what tutorials use that stays inside the
+program.
 
 `os.path.join`, `basename`, `dirname`, `splitext`, ... only work on strings and are given;
-everything that looks at or changes the host (`os.system`, `os.listdir`, `os.environ`,
-`os.path.exists`, `sys.exit`, `sys.path`, ...) is Refused when used.
+`sys.stdout.write` writes into the program's output as `print` does; everything that looks at
+or changes the host (`os.system`, `os.listdir`, `os.environ`, `os.path.exists`, `sys.exit`,
+`sys.path`, `pdb.set_trace`, ...) is Refused when used.
 """
 
 from __future__ import annotations
@@ -31,11 +33,35 @@ _OS_REFUSED = {
     **{name: "environment" for name in ("getenv", "cpu_count", "getlogin", "uname",
                                          "get_terminal_size", "urandom")},
 }
+_PDB_REFUSED = {name: "interpreter" for name in (
+    "set_trace", "run", "runeval", "runcall", "post_mortem", "pm", "Pdb")}
 _SYS_REFUSED = {
     **{name: "interpreter" for name in (
         "exit", "setrecursionlimit", "getrecursionlimit", "settrace", "setprofile", "getsizeof",
         "getrefcount", "_getframe", "exc_info", "intern", "addaudithook")},
 }
+
+
+class Stdout:
+    """`sys.stdout`: `write` and `flush`, into the program's output (what `print` writes)."""
+
+    PUBLIC_ATTRS = frozenset({"write", "flush"})
+
+    def __init__(self, runtime: Any) -> None:
+        self._runtime = runtime
+
+    def write(self, text: Any) -> int:
+        if type(text) is not str:
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self._runtime.check_output(len(text))
+        self._runtime.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return "<_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>"
 
 
 def namespace(runtime: Any, name: str) -> Namespace:
@@ -47,10 +73,12 @@ def namespace(runtime: Any, name: str) -> Namespace:
         return Namespace("sys", {
             **refused("sys", _SYS_REFUSED),
             **{attribute: Refused(f"sys.{attribute}", "interpreter") for attribute in (
-                "path", "modules", "argv", "stdin", "stdout", "stderr", "executable",
+                "path", "modules", "argv", "stdin", "stderr", "executable",
                 "platform", "version", "version_info", "flags", "prefix", "meta_path")},
-            "maxsize": 2**63 - 1,
+            "stdout": Stdout(runtime), "maxsize": 2**63 - 1,
         })
+    if name == "pdb":
+        return Namespace("pdb", refused("pdb", _PDB_REFUSED))
     return Namespace("os", {
         **refused("os", _OS_REFUSED), "path": path, "sep": "/", "linesep": "\n",
         "environ": Refused("os.environ", "environment"),

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from autograd_cli.language.objects import Namespace, display_str
+from autograd_cli.library.host import Stdout
 from engine.addresses import address_of
 from engine.refused import Refused
 
@@ -258,7 +259,7 @@ class _Logging:
         if stream is None or (isinstance(stream, Refused)
                               and stream.qualified_name == "sys.stderr"):
             return self.stderr
-        if isinstance(stream, Refused) and stream.qualified_name == "sys.stdout":
+        if isinstance(stream, Stdout):
             return self.stdout
         raise ValueError("logging can write to sys.stdout or sys.stderr in agraph")
 

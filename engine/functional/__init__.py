@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from engine import random, registry  # noqa: F401  (random declares t.random_(), t.bernoulli(), ...)
+from engine import random, registry, storage  # noqa: F401  (they declare t.random_(), t.storage(), ...)
 from engine.functional import (  # noqa: F401  (each module registers its functions)
     arith,
     compare,

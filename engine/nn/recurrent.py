@@ -2,7 +2,8 @@
 initialisation drawn in that order), `print(model)` line, shapes, checks and graph: a float32
 LSTM layer is one MkldnnRnnLayerBackward0 node (engine/ops/recurrent.py); the other layers are
 PyTorch's CPU cells made of ops (the input projection of all steps at once, then one cell per
-step, the outputs stacked)."""
+step, the outputs stacked). Over a PackedSequence, every layer runs its cells of ops
+(engine/nn/utils_rnn.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from engine import functional as F
 from engine.nn.functional import dropout, linear
 from engine.nn.init import uniform_
 from engine.nn.module import Module
+from engine.nn.utils_rnn import PackedSequence, run
 from engine.ops.recurrent import LstmLayer, TransposeInPlace
 from engine.tensor import Parameter, Tensor
 
@@ -148,10 +150,7 @@ class _RNNBase(Module):
             outputs = []
             for direction in range(directions):
                 index = layer * directions + direction
-                weights = [getattr(self, name) for name in _parameter_names(
-                    layer, "_reverse" if direction else "", True)[:4 if self.bias else 2]]
-                if not self.bias:
-                    weights += [None, None]
+                weights = self.layer_weights(layer, "_reverse" if direction else "")
                 out, *last = self._layer(input, weights, [s[index] for s in states],
                                          direction == 1)
                 outputs.append(out)
@@ -162,8 +161,16 @@ class _RNNBase(Module):
                 input = dropout(input, self.dropout, True)
         return input, finals
 
+    def layer_weights(self, layer: int, suffix: str) -> list[Any]:
+        """[weight_ih, weight_hh, bias_ih, bias_hh] of one layer and direction (None biases
+        without bias)."""
+        names = _parameter_names(layer, suffix, self.bias)
+        return [getattr(self, name) for name in names] + [None, None] * (not self.bias)
+
     def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:  # noqa: A002
         """RNN and GRU: (output, h_n); LSTM also returns its cell state."""
+        if isinstance(input, PackedSequence):
+            return run(self, input, hx, 1)
         input, states, batched = self._prepare(input, hx, 1)
         output, finals = self._run(input, states)
         output, (h_n,) = self._finish(output, finals, batched)
@@ -182,6 +189,11 @@ class _RNNBase(Module):
 
     def _cell(self, h: Tensor, projected: Tensor, weights: list[Any]) -> Tensor:
         raise NotImplementedError
+
+    def cell_step(self, states: list[Tensor], projected: Tensor, weights: list[Any]
+                  ) -> list[Tensor]:
+        """One step from the step's input projection: the new states ([h], or [h, c])."""
+        return [self._cell(states[0], projected, weights)]
 
     def _steps(self, input: Tensor, weights: list[Any], reverse: bool  # noqa: A002
                ) -> tuple[list[Tensor], list[int]]:
@@ -244,6 +256,8 @@ class LSTM(_RNNBase):
 
     def forward(self, input: Tensor, hx: Any = None  # noqa: A002
                 ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+        if isinstance(input, PackedSequence):
+            return run(self, input, hx, 2)  # type: ignore[no-any-return]
         input, states, batched = self._prepare(input, hx, 2)
         output, finals = self._run(input, states)
         output, (h_n, c_n) = self._finish(output, finals, batched)
@@ -254,15 +268,19 @@ class LSTM(_RNNBase):
         if input.dtype is dtypes.float32:
             return list(LstmLayer.apply(input, *weights, states[0], states[1], reverse=reverse))
         projected, order = self._steps(input, weights, reverse)
-        h, c = states
         outputs: list[Any] = [None] * len(order)
         for t in order:
-            gates = F.add(linear(h, weights[1], weights[3]), projected[t])
-            i, f, g, o = F.chunk(gates, 4, 1)
-            c = F.add(F.mul(F.sigmoid(f), c), F.mul(F.sigmoid(i), F.tanh(g)))
-            h = F.mul(F.sigmoid(o), F.tanh(c))
-            outputs[t] = h
-        return [F.stack(outputs, 0), h, c]
+            states = self.cell_step(states, projected[t], weights)
+            outputs[t] = states[0]
+        return [F.stack(outputs, 0), *states]
+
+    def cell_step(self, states: list[Tensor], projected: Tensor, weights: list[Any]
+                  ) -> list[Tensor]:
+        h, c = states
+        gates = F.add(linear(h, weights[1], weights[3]), projected)
+        i, f, g, o = F.chunk(gates, 4, 1)
+        c = F.add(F.mul(F.sigmoid(f), c), F.mul(F.sigmoid(i), F.tanh(g)))
+        return [F.mul(F.sigmoid(o), F.tanh(c)), c]
 
 
 class _CellBase(Module):

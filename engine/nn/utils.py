@@ -1,6 +1,6 @@
 """`torch.nn.utils`: gradient clipping and parameters <-> vector, as torch 2.13 computes them
-(CPU, no foreach): per-gradient norms, the norm of their stack, one scale for all; and
-`torch.nn.utils.rnn.pad_sequence`."""
+(CPU, no foreach): per-gradient norms, the norm of their stack, one scale for all
+(`torch.nn.utils.rnn` is engine/nn/utils_rnn.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import creation, grad_mode
 from engine import functional as F
+from engine import grad_mode
 from engine.ops import shape as shape_ops
 from engine.tensor import Tensor
 
@@ -60,35 +60,6 @@ def vector_to_parameters(vec: Tensor, parameters: Any) -> None:
         param.data = vec[pointer:pointer + num].view_as(param).data
         pointer += num
 
-
-def pad_sequence(sequences: Any, batch_first: bool = False, padding_value: float = 0.0,
-                 padding_side: str = "right") -> Tensor:
-    """ATen's pad_sequence: a tensor full of `padding_value`, each sequence copied into its
-    slice (so a sequence that requires grad gives CopySlices)."""
-    if isinstance(sequences, Tensor):
-        sequences = list(sequences.unbind(0))
-    sequences = list(sequences)
-    if not sequences:
-        raise RuntimeError("received an empty list of sequences")
-    if padding_side not in ("left", "right"):
-        raise ValueError("Expected padding_side to be one of left or right, but got "
-                         f"{padding_side}.")
-    first = sequences[0]
-    longest = max(seq.shape_tuple[0] for seq in sequences)
-    trailing = first.shape_tuple[1:]
-    size = ((len(sequences), longest) if batch_first else (longest, len(sequences))) + trailing
-    out = creation.full(size, padding_value, dtype=first.dtype)
-    for i, seq in enumerate(sequences):
-        length = seq.shape_tuple[0]
-        start = longest - length if padding_side == "left" else 0
-        if batch_first:
-            out.select(0, i).narrow(0, start, length).copy_(seq)
-        else:
-            out.narrow(0, start, length).select(1, i).copy_(seq)
-    return out
-
-
-NN_UTILS_RNN: dict[str, Any] = {"pad_sequence": pad_sequence}
 
 NN_UTILS: dict[str, Any] = {
     "clip_grad_norm_": clip_grad_norm_,

@@ -146,12 +146,25 @@ def _is_integer(item: Any) -> bool:
         isinstance(item, Tensor) and item.ndim == 0 and item.array.dtype.kind in "iu")
 
 
+def _check_zero_dim_index(index: Any) -> None:
+    """A lone integer or slice on a 0-dim tensor: PyTorch's select and slice errors."""
+    if isinstance(index, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(index, (int, np.integer)) and not isinstance(index, bool):
+        if index == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+
+
 def basic_index(tensor: Tensor, index: Any, skip_full_slices: bool
                 ) -> tuple[Tensor, list[tuple[int, np.ndarray]]]:
     """Apply the integers, slices, None and Ellipsis of `index`, item by item.
 
     Returns the view so far and the advanced items left: (dim in that view, index array).
     """
+    if tensor.ndim == 0 and not isinstance(index, tuple):
+        _check_zero_dim_index(index)
     items = index if isinstance(index, tuple) else (index,)
     arrays: list[np.ndarray | None] = [None] * len(items)
     consumed = 0

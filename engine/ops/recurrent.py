@@ -1,7 +1,8 @@
 """One LSTM layer over a whole sequence as one node, MkldnnRnnLayerBackward0, as PyTorch's CPU
 float LSTM records it: inputs (input, weight_ih, weight_hh, bias_ih, bias_hh, hx, cx), outputs
 (output, h_n, c_n). The forward runs the steps in numpy; the backward is backpropagation through
-time on the arrays it kept (like PyTorch's, it is not differentiable again).
+time on the arrays it kept (like PyTorch's, it is not differentiable again). Also
+pack_padded_sequence's gather of the running rows, PackPaddedSequenceBackward0.
 
 Gates in PyTorch's order: input, forget, cell, output:
     gates = x W_ih^T + b_ih + h W_hh^T + b_hh
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function
+from engine.ops.index import Index
 from engine.ops.shape import Transpose
 from engine.tensor import Tensor
 
@@ -96,3 +98,10 @@ class TransposeInPlace(Transpose):
     back a batch_first output."""
 
     grad_fn_name = "TransposeBackward1"
+
+
+class PackPadded(Index):
+    """pack_padded_sequence's data: the rows of the sequences still running at each step, step
+    after step (an index copy: its backward scatters the rows back into zeros)."""
+
+    grad_fn_name = "PackPaddedSequenceBackward0"
