@@ -263,6 +263,10 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
     def write(self, text: str) -> None:
         self.output.write(text)
 
+    def write_error(self, text: str) -> None:
+        """What the program's libraries write to standard error, under the output cap."""
+        self.output.write_error(text)
+
     def check_output(self, length: int) -> None:
         """Refuse a text of `length` characters that could not be written (before building
         it): over the output cap, or longer than a string may be."""
