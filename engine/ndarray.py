@@ -434,8 +434,8 @@ def _check_print(array: np.ndarray) -> None:
         shown = math.prod(min(n, edge) for n in array.shape)
     width = 12 + (options["precision"] if array.dtype.kind in "fc" else 0)
     width = max(width, len(options["nanstr"]), len(options["infstr"]))
-    # numpy formats each element shown as its own string in lists before joining them
-    # (about 245 bytes an element were measured for a million float64 zeros): the text and the strings
+    # numpy formats each element shown as its own string in lists before joining them (about
+    # 245 bytes an element were measured for a million float64 zeros)
     per_element = width + ELEMENT_STRING_BYTES
     if shown * per_element >= budget.LARGE:
         budget.check_bytes(shown * per_element, f"printing an array of shape "
