@@ -68,7 +68,7 @@ def _last_expression_graph(text: str, variables: dict[str, Any]) -> None:
             or getattr(value.func, "id", None) == "make_dot"):
         graph = torchviz_module.LAST[-1]
     if isinstance(graph, torchviz_module.Digraph):
-        drawings.record(graph.drawing(None))
+        drawings.record_at_end(graph.drawing(None))
 
 
 def write_figures(shown_name: str, directory: Path | None, text: str = "",

@@ -228,7 +228,8 @@ class Recorder:
             return self.axes(figure, (1, 1, 1))
         return Axes(self, self.current_axes)
 
-    def write(self, figure: FigureSpec, name: str | None, options: dict[str, Any]) -> None:
+    def write(self, figure: FigureSpec, name: str | None, options: dict[str, Any],
+              at_end: bool = False) -> None:
         spec = figure.snapshot()
 
         def render(fmt: str) -> bytes:
@@ -236,7 +237,8 @@ class Recorder:
 
             return render_figure(spec, fmt, options, memory.limits["max_bytes"])
 
-        drawings.record(drawings.Drawing(render, name, "figure"))
+        drawing = drawings.Drawing(render, name, "figure")
+        (drawings.record_at_end if at_end else drawings.record)(drawing)
 
     def show(self) -> None:
         for figure in self.figures:
@@ -257,7 +259,7 @@ class Recorder:
         """At the end of the run: figures left open are drawn too (a notebook shows them)."""
         for figure in self.figures:
             if figure.axes or figure.calls:
-                self.write(figure, None, {})
+                self.write(figure, None, {}, at_end=True)
         self.figures.clear()
 
 
