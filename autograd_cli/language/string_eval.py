@@ -4,8 +4,9 @@ Python's own `eval` would run the string outside the sandbox; this one never com
 The string is parsed (`mode="eval"`), checked by the same checker as the program itself (the
 same refusals, names, depth limit), and evaluated by the same evaluator in the caller's scope,
 under the same time, memory and step budget; the string is held to `--max-source-bytes`, as a
-program file is (parsing takes hundreds of times the text's size). Tutorials use it to rebuild a tensor from its
-repr (`eval("torch." + repr(x))` in PyTorch's saved-tensor-hooks tutorial). Every node of the
+program file is (parsing takes hundreds of times the text's size). Tutorials use it to
+rebuild a tensor from its repr (`eval("torch." + repr(x))` in PyTorch's saved-tensor-hooks
+tutorial). Every node of the
 string takes the position of the `eval(...)` call, so an error in it points there. `globals`
 and `locals` arguments are not supported.
 """
