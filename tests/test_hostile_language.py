@@ -565,6 +565,21 @@ def test_logging_records_and_level_names_show_nothing_of_the_host() -> None:
     assert stdout == "None None MainThread x\nLevel <built-in function print>\n"
 
 
+def test_a_program_exception_shows_its_arguments_with_agraph_s_reprs() -> None:
+    code, stdout, stderr = cli_output("""
+        class E(Exception):
+            pass
+        e = E(print, len)
+        print(e, repr(e), [e])
+        raise E(print)
+    """)
+    assert code == 1
+    assert stdout == ("(<built-in function print>, <built-in function len>) E(<built-in "
+                      "function print>, <built-in function len>) [E(<built-in function print>, "
+                      "<built-in function len>)]\n")
+    assert stderr.startswith("t.expr:5:1: E: <built-in function print>\n"), stderr
+
+
 def test_argparse_help_is_filled_in_as_python_fills_it() -> None:
     code, stdout, stderr = cli_output("""
         import argparse
