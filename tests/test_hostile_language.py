@@ -431,6 +431,12 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
         a.append(a)
         torch.testing.assert_close(a, a)
     """, 4, "RecursionError", {}),
+    ("a torchviz pipe to a format agraph does not know", """
+        import torch
+        from torchviz import make_dot
+        g = make_dot(torch.ones(1, requires_grad=True) * 2)
+        g.pipe(format="json;x")
+    """, 4, "ValueError", {}),
     ("savefig in an endless loop", """
         import matplotlib.pyplot as plt
         plt.plot([1, 2])
