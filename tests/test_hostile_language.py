@@ -437,6 +437,13 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
         g = make_dot(torch.ones(1, requires_grad=True) * 2)
         g.pipe(format="json;x")
     """, 4, "ValueError", {}),
+    ("pprint with a giant indent", "import pprint\npprint.pprint([[1] * 10] * 10, indent=10**9)",
+     2, "ValueError", {}),
+    ("pprint laying a short value out over the string limit", """
+        import pprint
+        x = [[[i] for i in range(10)] for j in range(2000)]
+        s = pprint.pformat(x, indent=1000, width=1)
+    """, 3, "LimitError", {}),
     ("savefig in an endless loop", """
         import matplotlib.pyplot as plt
         plt.plot([1, 2])
