@@ -410,6 +410,11 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
      "import torch\nr = torch.arange(0.0, 1e300, 1e-300)", 2, "RuntimeError", {}),
     ("einsum with two ellipses in one term",
      "import torch\nr = torch.einsum('......->', torch.ones(2))", 2, "RuntimeError", {}),
+    ("an unfold view of nine hundred million elements", """
+        import torch
+        r = torch.ones(10**5).unfold(0, 10**4, 1)
+        s = r.clone()
+    """, 2, "LimitError", {}),
     ("poly1d integrated a billion times", """
         import numpy as np
         p = np.poly1d([1.0, 2.0])
