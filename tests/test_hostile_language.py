@@ -402,6 +402,13 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
         while True:
             logging.warning("x" * 1000)
     """, 3, "LimitError", {"max_output_bytes": 20000}),
+    ("a new warning each time in an endless loop (shown on stderr after the run)", """
+        import warnings
+        i = 0
+        while True:
+            warnings.warn("w" * 100 + str(i))
+            i += 1
+    """, 4, "LimitError", {"max_output_bytes": 20000}),
     ("eval of a text over the source limit", 's = "1+" * 3000000 + "1"\nx = eval(s)', 2,
      "LimitError", {}),
     ("histc with a billion bins", "import torch\nh = torch.histc(torch.ones(3), bins=10**9)",

@@ -31,7 +31,8 @@ class WarningRecord:
 class OutputSink:
     """Where `print` writes: kept for `--json`, echoed live if asked, capped in bytes. What the
     program writes to standard error (logging's records, argparse's usage and errors) counts
-    against the same cap: a program that loops on `parse_args` must not flood agraph's stderr."""
+    against the same cap, and so do its warnings: a program that loops on `parse_args` or
+    `warnings.warn` must not flood agraph's stderr."""
 
     def __init__(self, max_bytes: int, echo: TextIO | None = None) -> None:
         self.max_bytes = max_bytes
@@ -65,6 +66,11 @@ class OutputSink:
         self.check_room(size)
         self.size += size
         return text
+
+    def reserve(self, size: int) -> None:
+        """Count `size` bytes that will be written later (a warning, shown after the run)."""
+        self.check_room(size)
+        self.size += size
 
     def check_room(self, size: int) -> None:
         """Refuse to write `size` more bytes past the cap (a text of `size` characters has at
