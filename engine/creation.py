@@ -243,7 +243,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
         raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
     if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    count = max(0, math.ceil((values[1] - values[0]) / values[2]))
+    count = max(0, _count(math.ceil, (values[1] - values[0]) / values[2]))
     is_float = any(isinstance(v, float) for v in values)
     target = dtypes.resolve(dtype) if dtype is not None else (
         dtypes.default_float() if is_float else dtypes.int64)
@@ -312,13 +312,23 @@ def range_(start: Any, end: Any, step: Any = 1, dtype: Any = None, requires_grad
     low, high, step = (_number(v) for v in (start, end, step))
     if not (step > 0 or step < 0):
         raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
     if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    count = math.floor((high - low) / step) + 1
+    count = _count(math.floor, (high - low) / step) + 1
     target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
     budget.check_shape((count,), target.itemsize)
     return _finish((low + np.arange(count, dtype=np.float64) * step).astype(target.np),
                    requires_grad)
+
+
+def _count(rounding: Any, quotient: float) -> int:
+    """The number of values of a range, (end - start) / step rounded; PyTorch's error for a
+    quotient too large to count (1e300 / 1e-300, a NaN end)."""
+    if not math.isfinite(quotient):
+        raise RuntimeError("invalid size, possible overflow?")
+    return int(rounding(quotient))
 
 
 def _number(value: Any) -> Any:

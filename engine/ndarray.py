@@ -433,8 +433,16 @@ def _check_print(array: np.ndarray) -> None:
         edge = 2 * options["edgeitems"]
         shown = math.prod(min(n, edge) for n in array.shape)
     width = 12 + (options["precision"] if array.dtype.kind in "fc" else 0)
-    if shown * width >= budget.LARGE:
-        budget.check_bytes(shown * width, f"printing an array of shape {list(array.shape)}")
+    width = max(width, len(options["nanstr"]), len(options["infstr"]))
+    # numpy formats each element shown as its own string in lists before joining them (about
+    # 245 bytes an element were measured for a million float64 zeros)
+    per_element = width + ELEMENT_STRING_BYTES
+    if shown * per_element >= budget.LARGE:
+        budget.check_bytes(shown * per_element, f"printing an array of shape "
+                           f"{list(array.shape)}")
+
+
+ELEMENT_STRING_BYTES = 250  # a str object per element, its list slots, numpy's second pass
 
 
 def matmul_checked(function: Callable[..., Any], left: Any, right: Any) -> Any:

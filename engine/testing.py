@@ -24,8 +24,17 @@ class _Mismatch(Exception):
         self.path = path
 
 
+MAX_DEPTH = 1000  # nested containers compared (a list holding itself never ends)
+
+
 def _type_text(value: Any) -> str:
-    return "<class 'torch.Tensor'>" if isinstance(value, Tensor) else repr(type(value))
+    """PyTorch's `<class '...'>` of a value, never the module path of an agraph class."""
+    if isinstance(value, Tensor):
+        return "<class 'torch.Tensor'>"
+    kind = type(value)
+    if kind.__module__ == "__main__":  # the program's own class
+        return f"<class '__main__.{kind.__qualname__}'>"
+    return f"<class '{kind.__name__}'>"
 
 
 def assert_close(actual: Any, expected: Any, *, allow_subclasses: Any = True, rtol: Any = None,
@@ -52,6 +61,9 @@ def assert_close(actual: Any, expected: Any, *, allow_subclasses: Any = True, rt
 def _compare(actual: Any, expected: Any, path: tuple[Any, ...], tolerance: Any, equal_nan: bool,
              check_dtype: bool) -> None:
     sequences = (list, tuple)
+    if len(path) > MAX_DEPTH:
+        raise RecursionError("maximum recursion depth exceeded while comparing nested "
+                             "containers")
     if isinstance(actual, sequences) and isinstance(expected, sequences):
         if len(actual) != len(expected):
             raise _Mismatch(f"The length of the sequences mismatch: {len(actual)} != "

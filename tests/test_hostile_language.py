@@ -347,6 +347,121 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
         from dataclasses import dataclass, FrozenInstanceError
         print(FrozenInstanceError.__subclasses__())
     """, 2, "AttributeError", {}),
+    # the newer library surface (hostile sweep h): argparse, logging, eval, numpy, torch
+    ("an argparse usage with a giant width", """
+        import argparse
+        p = argparse.ArgumentParser(usage="%(prog)999999999s")
+        p.print_usage()
+    """, 3, "LimitError", {}),
+    ("an argparse help with a giant width", """
+        import argparse
+        p = argparse.ArgumentParser()
+        p.add_argument("--x", help="%(default)999999999s")
+        p.print_help()
+    """, 4, "LimitError", {}),
+    ("an argparse metavar shared by a thousand arguments", """
+        import argparse
+        p = argparse.ArgumentParser()
+        m = "M" * 5000000
+        for i in range(1000):
+            p.add_argument("--a" + str(i), metavar=m)
+    """, 5, "LimitError", {}),
+    ("argparse errors flooding stderr in a loop", """
+        import argparse
+        p = argparse.ArgumentParser(prog="x" * 1000)
+        while True:
+            try:
+                p.parse_args(["--nope"])
+            except SystemExit:
+                pass
+    """, 5, "LimitError", {"max_output_bytes": 20000}),
+    ("a logging message with a giant width", """
+        import logging
+        logging.warning("%999999999d", 1)
+    """, 2, "LimitError", {}),
+    ("a logging format with a giant width", """
+        import logging
+        logging.basicConfig(format="{message:>999999999}", style="{")
+        logging.warning("x")
+    """, 3, "LimitError", {}),
+    ("a logging format reading a host class", """
+        import logging
+        logging.basicConfig(format="{msg.__class__.__mro__}", style="{")
+        logging.warning("x")
+    """, 3, "AttributeError", {}),
+    ("a logging datefmt of megabytes", """
+        import logging
+        logging.basicConfig(format="%(asctime)s", datefmt="%c" * 4000000)
+    """, 2, "ValueError", {}),
+    ("a logger name of many dots (a placeholder per prefix)", """
+        import logging
+        l = logging.getLogger("a." * 300000)
+    """, 2, "LimitError", {}),
+    ("logging flooding stderr", """
+        import logging
+        while True:
+            logging.warning("x" * 1000)
+    """, 3, "LimitError", {"max_output_bytes": 20000}),
+    ("a new warning each time in an endless loop (shown on stderr after the run)", """
+        import warnings
+        i = 0
+        while True:
+            warnings.warn("w" * 100 + str(i))
+            i += 1
+    """, 4, "LimitError", {"max_output_bytes": 20000}),
+    ("eval of a text over the source limit", 's = "1+" * 3000000 + "1"\nx = eval(s)', 2,
+     "LimitError", {}),
+    ("histc with a billion bins", "import torch\nh = torch.histc(torch.ones(3), bins=10**9)",
+     2, "LimitError", {}),
+    ("arange with more values than can be counted",
+     "import torch\nr = torch.arange(0.0, 1e300, 1e-300)", 2, "RuntimeError", {}),
+    ("einsum with two ellipses in one term",
+     "import torch\nr = torch.einsum('......->', torch.ones(2))", 2, "RuntimeError", {}),
+    ("an unfold view of nine hundred million elements", """
+        import torch
+        r = torch.ones(10**5).unfold(0, 10**4, 1)
+        s = r.clone()
+    """, 2, "LimitError", {}),
+    ("poly1d integrated a billion times", """
+        import numpy as np
+        p = np.poly1d([1.0, 2.0])
+        q = p.integ(10**9)
+    """, 3, "LimitError", {}),
+    ("poly1d printed with a giant variable name", """
+        import numpy as np
+        p = np.poly1d([1.0] * 1000, variable="x" * 1000000)
+        s = str(p)
+    """, 3, "LimitError", {}),
+    ("a numpy array printed whole", """
+        import numpy as np
+        np.set_printoptions(threshold=float("inf"))
+        s = str(np.zeros((3000, 3000)))
+    """, 3, "LimitError", {}),
+    ("assert_close of a list holding itself", """
+        import torch
+        a = [1]
+        a.append(a)
+        torch.testing.assert_close(a, a)
+    """, 4, "RecursionError", {}),
+    ("a torchviz pipe to a format agraph does not know", """
+        import torch
+        from torchviz import make_dot
+        g = make_dot(torch.ones(1, requires_grad=True) * 2)
+        g.pipe(format="json;x")
+    """, 4, "ValueError", {}),
+    ("pprint with a giant indent", "import pprint\npprint.pprint([[1] * 10] * 10, indent=10**9)",
+     2, "ValueError", {}),
+    ("pprint laying a short value out over the string limit", """
+        import pprint
+        x = [[[i] for i in range(10)] for j in range(2000)]
+        s = pprint.pformat(x, indent=1000, width=1)
+    """, 3, "LimitError", {}),
+    ("savefig in an endless loop", """
+        import matplotlib.pyplot as plt
+        plt.plot([1, 2])
+        while True:
+            plt.savefig("f.png")
+    """, 4, "LimitError", {}),
 ]
 
 # limits the program must not be able to catch: (name, program, what must not be printed)
@@ -460,6 +575,49 @@ def test_a_limit_is_never_caught_by_the_program(source: str, limits: dict[str, A
     assert code == 1
     assert "LimitError" in stderr and re.match(r"t\.expr:\d+:\d+: LimitError", stderr), stderr
     assert "caught" not in stdout
+
+
+def test_logging_records_and_level_names_show_nothing_of_the_host() -> None:
+    code, stdout, stderr = cli_output("""
+        import logging
+        import sys
+        logging.basicConfig(format="%(process)s %(thread)s %(threadName)s %(message)s",
+                            stream=sys.stdout)
+        logging.warning("x")
+        print(logging.getLevelName(print))
+    """)
+    assert (code, stderr) == (0, "")
+    assert stdout == "None None MainThread x\nLevel <built-in function print>\n"
+
+
+def test_a_program_exception_shows_its_arguments_with_agraph_s_reprs() -> None:
+    code, stdout, stderr = cli_output("""
+        class E(Exception):
+            pass
+        e = E(print, len)
+        print(e, repr(e), [e])
+        raise E(print)
+    """)
+    assert code == 1
+    assert stdout == ("(<built-in function print>, <built-in function len>) E(<built-in "
+                      "function print>, <built-in function len>) [E(<built-in function print>, "
+                      "<built-in function len>)]\n")
+    assert stderr.startswith("t.expr:5:1: E: <built-in function print>\n"), stderr
+
+
+def test_argparse_help_is_filled_in_as_python_fills_it() -> None:
+    code, stdout, stderr = cli_output("""
+        import argparse
+        p = argparse.ArgumentParser(prog="demo", description="Demo of %(prog)s",
+                                    formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        p.add_argument("--lr", type=float, default=0.1, help="rate %(type)s")
+        p.print_help()
+        print(p.description)
+    """)
+    assert (code, stderr) == (0, "")
+    assert stdout == ("usage: demo [-h] [--lr LR]\n\nDemo of demo\n\noptions:\n"
+                      "  -h, --help  show this help message and exit\n"
+                      "  --lr LR     rate float (default: 0.1)\nDemo of %(prog)s\n")
 
 
 def test_hasattr_sees_only_what_a_program_may_read() -> None:

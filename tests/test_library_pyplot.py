@@ -100,6 +100,10 @@ def test_savefig_names_stay_inside_the_directory(requested: str, written: str) -
     ("plt.subplot(2, 2, 5)", "ValueError"),
     ("plt.legend(prop={'fname': '/etc/passwd'})", "TypeError"),
     ("plt.legend(prop='big')", "TypeError"),
+    # text is laid out glyph by glyph after the run: a run holds at most MAX_TEXT characters
+    ("plt.title('t' * 200000)", "LimitError"),
+    ("plt.plot([1, 2], 'x' * 200000)", "LimitError"),
+    ("plt.legend(prop={'family': 'x' * 200000})", "LimitError"),
 ])
 def test_what_pyplot_refuses(source: str, kind: str) -> None:
     assert program_error(f"import torch\nimport matplotlib.pyplot as plt\n{source}\n") == (kind, 3)
@@ -184,3 +188,23 @@ plt.show()
     assert sorted(ticks) == [(axis, str(n)) for axis in "xy" for n in (1, 2, 3)]
     assert program_error("import matplotlib.pyplot as plt\nplt.gca().xaxis.set_label('x')\n"
                          ) == ("AttributeError", 2)
+
+
+@pytest.mark.parametrize("source, message", [
+    ("fig = plt.figure()\nfig.set_size_inches(float('inf'), 1.0)\nplt.plot([1, 2])\n"
+     "plt.savefig('e.png')", b"ValueError: e.png: matplotlib could not draw this figure"),
+    ("plt.title('$' + '\\\\frac{1}{' * 500 + 'x' + '}' * 500 + '$')\nplt.savefig('g.png')",
+     b"RecursionError: g.png: matplotlib could not draw this figure"),
+    ("plt.title('$' + '\\\\alpha+' * 14000 + 'x$')\nplt.savefig('m.png')",
+     b"LimitError: m.png: drawing the figures took more than 3 seconds"),
+])
+def test_a_figure_matplotlib_cannot_draw_is_an_error_of_the_program(tmp_path: Path, source: str,
+                                                                     message: bytes) -> None:
+    """Drawn after the run: matplotlib's error is the program's (exit 1, never an internal
+    error), and drawing has --max-seconds of its own."""
+    program = write_program(tmp_path, f"import matplotlib.pyplot as plt\n{source}\n")
+    (tmp_path / "out").mkdir()
+    result = run_agraph("run", str(program), "--figures", str(tmp_path / "out"),
+                        "--max-seconds", "3")
+    assert result.returncode == 1, result.stderr
+    assert message in result.stderr and b"internal error" not in result.stderr, result.stderr

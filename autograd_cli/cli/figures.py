@@ -7,17 +7,28 @@ DIR (no directories, no leading dot, letters, digits, `.`, `_` and `-` only) and
 taken from the extension (svg, png or pdf; anything else is written as PNG). Without
 `--figures` nothing is written, and one note on stderr says what was drawn and how to save it;
 without matplotlib, the note says how to install it.
+
+Drawing happens after the run, so it has a time limit of its own: `--max-seconds` from the
+moment drawing starts, for all the drawings together (matplotlib lays out a 100,000-character
+mathtext title for a minute). It is held by an alarm in the main thread, which stops
+matplotlib's Python code (its parser, its layout) wherever it is.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import signal
 import sys
+import threading
+import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from autograd_cli.cli.common import OK, PROGRAM_ERROR, TOOL_MISSING
+from autograd_cli.language.errors import visible
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 INSTALL_HINT = "install matplotlib to draw them: pip install 'agraph[plots]'"
@@ -68,11 +79,34 @@ def _last_expression_graph(text: str, variables: dict[str, Any]) -> None:
             or getattr(value.func, "id", None) == "make_dot"):
         graph = torchviz_module.LAST[-1]
     if isinstance(graph, torchviz_module.Digraph):
-        drawings.record(graph.drawing(None))
+        drawings.record_at_end(graph.drawing(None))
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _raise_out_of_time(signum: int, frame: Any) -> None:
+    raise _OutOfTime
+
+
+def _within(seconds: float, work: Callable[[], bytes]) -> bytes:
+    """`work()`, stopped by an alarm after `seconds` (in the main thread; elsewhere as is)."""
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    if seconds <= 0:
+        raise _OutOfTime
+    previous = signal.signal(signal.SIGALRM, _raise_out_of_time)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return work()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def write_figures(shown_name: str, directory: Path | None, text: str = "",
-                  variables: dict[str, Any] | None = None) -> int:
+                  variables: dict[str, Any] | None = None, max_seconds: float = 10.0) -> int:
     """Write (or note) the drawings of the run that just ended; the exit status it adds."""
     if "autograd_cli.library.drawings" not in sys.modules:
         return OK  # the program never imported matplotlib or torchviz
@@ -110,11 +144,25 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
     from autograd_cli.graph.rendering import write_atomically
     from renderers.figures import FigureTooLarge
 
+    deadline = time.monotonic() + max_seconds
     for output, name in zip(outputs, names, strict=True):
+        fmt = name.rsplit(".", 1)[-1].lower()
         try:
-            data = output.render(name.rsplit(".", 1)[-1].lower())
+            data = _within(deadline - time.monotonic(), partial(output.render, fmt))
+        except _OutOfTime:
+            sys.stderr.write(f"{shown_name}: LimitError: {name}: drawing the figures took more "
+                             f"than {max_seconds:g} seconds (limit max_seconds; raise it with "
+                             "--max-seconds)\n")
+            return PROGRAM_ERROR
         except FigureTooLarge as error:
             sys.stderr.write(f"{shown_name}: LimitError: {name}: {error}\n")
+            return PROGRAM_ERROR
+        except (ValueError, TypeError, RecursionError, OverflowError) as error:
+            # what the program gave matplotlib (a size of inf, a bad format string, mathtext
+            # it cannot parse) fails only now that the figure is drawn
+            message = visible(str(error).strip().split("\n")[0])[:300]
+            sys.stderr.write(f"{shown_name}: {type(error).__name__}: {name}: matplotlib could "
+                             f"not draw this figure: {message}\n")
             return PROGRAM_ERROR
         write_atomically(directory / name, data)
     return OK

@@ -90,6 +90,9 @@ MEMORY_CHECK_EVERY = 8  # budget checks per reading of the process's memory (a s
 _HOST_METHOD = type("".upper)
 
 
+WARNING_LINE_BYTES = 300  # a warning's file, line and echoed source line
+
+
 class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
     """Runs one checked program; `run(tree)` returns the error that stopped it, or None."""
 
@@ -255,6 +258,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         program_line = node_position(self.node)[0]
         key = (category.__name__, str(message), program_line)
         if key not in self.seen_warnings:
+            # shown on stderr after the run (with its source line): under the output cap now
+            self.output.reserve(len(key[0]) + len(key[1]) + WARNING_LINE_BYTES)
             self.seen_warnings.add(key)
             self.warnings.append(WarningRecord(category.__name__, str(message), program_line))
 
@@ -262,6 +267,10 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
 
     def write(self, text: str) -> None:
         self.output.write(text)
+
+    def write_error(self, text: str) -> None:
+        """What the program's libraries write to standard error, under the output cap."""
+        self.output.write_error(text)
 
     def check_output(self, length: int) -> None:
         """Refuse a text of `length` characters that could not be written (before building

@@ -292,10 +292,10 @@ def display_str(value: Any, max_len: int | None = None) -> str:
         return int_text(value)
     if kind is float or kind is bool or value is None:
         return str(value)
+    if isinstance(value, BaseException):  # a program's exception too: its args are shown
+        return exception_text(value, max_len)  # with agraph's reprs, never the host's
     if is_engine_object(value) or _is_program_object(value):
         return str(value)
-    if isinstance(value, BaseException):
-        return exception_text(value, max_len)
     return display_repr(value, max_len)
 
 
@@ -303,10 +303,15 @@ def _is_program_object(value: Any) -> bool:
     return any("_agraph_members" in klass.__dict__ for klass in type(value).__mro__)
 
 
+def _program_defines(value: Any, name: str) -> bool:
+    """A class of the program's, among `value`'s classes, defines the method `name`."""
+    return any(name in klass.__dict__ for klass in type(value).__mro__
+               if "_agraph_members" in klass.__dict__)
+
+
 def exception_text(exception: BaseException, max_len: int | None = None) -> str:
     """`str(e)` as Python shows it, its arguments shown with agraph's reprs."""
-    if any("__str__" in klass.__dict__ for klass in type(exception).__mro__
-           if "_agraph_members" in klass.__dict__):
+    if _program_defines(exception, "__str__"):
         return str(exception)
     if isinstance(exception, OSError) and exception.errno is not None and exception.strerror:
         text = f"[Errno {exception.errno}] {exception.strerror}"  # Python's OSError.__str__
@@ -423,6 +428,9 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def _object_repr(value: Any) -> str:
+    if isinstance(value, BaseException) and not _program_defines(value, "__repr__"):
+        args = ", ".join(display_repr(arg) for arg in value.args)
+        return f"{type(value).__name__}({args})"
     if is_engine_object(value) or isinstance(value, _OWN_REPR) or _is_program_object(value):
         return repr(value)
     if isinstance(value, BaseException):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -28,7 +29,10 @@ class WarningRecord:
 
 
 class OutputSink:
-    """Where `print` writes: kept for `--json`, echoed live if asked, capped in bytes."""
+    """Where `print` writes: kept for `--json`, echoed live if asked, capped in bytes. What the
+    program writes to standard error (logging's records, argparse's usage and errors) counts
+    against the same cap, and so do its warnings: a program that loops on `parse_args` or
+    `warnings.warn` must not flood agraph's stderr."""
 
     def __init__(self, max_bytes: int, echo: TextIO | None = None) -> None:
         self.max_bytes = max_bytes
@@ -37,6 +41,20 @@ class OutputSink:
         self.size = 0
 
     def write(self, text: str) -> None:
+        text = self._counted(text)
+        self.parts.append(text)
+        if self.echo is not None:
+            try:
+                self.echo.write(text)
+            except BrokenPipeError:  # `agraph run x | head -1`: the reader has what it wanted
+                self.echo = None
+
+    def write_error(self, text: str) -> None:
+        """Write `text` to agraph's stderr, counted against the cap."""
+        sys.stderr.write(self._counted(text))
+
+    def _counted(self, text: str) -> str:
+        """`text` as it can be written (lone surrogates escaped), its bytes counted."""
         if text.isascii():
             size = len(text)
         else:
@@ -47,12 +65,12 @@ class OutputSink:
                 size = len(text.encode("utf-8"))
         self.check_room(size)
         self.size += size
-        self.parts.append(text)
-        if self.echo is not None:
-            try:
-                self.echo.write(text)
-            except BrokenPipeError:  # `agraph run x | head -1`: the reader has what it wanted
-                self.echo = None
+        return text
+
+    def reserve(self, size: int) -> None:
+        """Count `size` bytes that will be written later (a warning, shown after the run)."""
+        self.check_room(size)
+        self.size += size
 
     def check_room(self, size: int) -> None:
         """Refuse to write `size` more bytes past the cap (a text of `size` characters has at

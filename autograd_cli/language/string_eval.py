@@ -3,8 +3,10 @@
 Python's own `eval` would run the string outside the sandbox; this one never compiles it.
 The string is parsed (`mode="eval"`), checked by the same checker as the program itself (the
 same refusals, names, depth limit), and evaluated by the same evaluator in the caller's scope,
-under the same time, memory and step budget. Tutorials use it to rebuild a tensor from its
-repr (`eval("torch." + repr(x))` in PyTorch's saved-tensor-hooks tutorial). Every node of the
+under the same time, memory and step budget; the string is held to `--max-source-bytes`, as a
+program file is (parsing takes hundreds of times the text's size). Tutorials use it to
+rebuild a tensor from its repr (`eval("torch." + repr(x))` in PyTorch's saved-tensor-hooks
+tutorial). Every node of the
 string takes the position of the `eval(...)` call, so an error in it points there. `globals`
 and `locals` arguments are not supported.
 """
@@ -16,6 +18,10 @@ import warnings
 from typing import Any
 
 from autograd_cli.language import checker
+from autograd_cli.language.limits import LimitExceeded
+from engine import memory
+
+PARSE_BYTES = 250  # about the memory ast.parse takes per byte of text (a long `1+1+...+1`)
 
 
 class _Eval:
@@ -44,12 +50,17 @@ def parse(args: list[Any], kwargs: dict[str, Any], call: ast.AST | None,
     if not isinstance(source, str):
         raise TypeError("eval() arg 1 must be a string, bytes or code object")
     text = source.lstrip(WHITESPACE)
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.max_source_bytes:
+        raise LimitExceeded("max_source_bytes", f"the text given to eval() has {size} bytes, "
+                            f"more than {limits.max_source_bytes}")
+    memory.check(PARSE_BYTES * size, f"parsing {size} bytes of text given to eval()")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tree = ast.parse(text, filename="<string>", mode="eval")
     except SyntaxError as exc:  # as Python prints it: "invalid syntax (<string>, line 1)"
-        raise SyntaxError(f"{exc.msg} (<string>, line {exc.lineno})") from None
+        raise SyntaxError(f"{exc.msg} (<string>, line {exc.lineno or 1})") from None
     except (MemoryError, RecursionError):
         raise SyntaxError("too many nested parentheses") from None
     except ValueError as exc:

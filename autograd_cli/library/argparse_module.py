@@ -7,6 +7,13 @@ notebook idiom `parse_args(args=[])` included). What would reach the host is not
 argparse's own actions by name or a callable of the program, and a parse error or `--help`
 ends the program with `SystemExit` as Python's does (the usage goes to the program's output)
 instead of exiting agraph. `argparse.Namespace` is an object of the program's own attributes.
+
+argparse builds its help, usage and error texts in plain Python, out of the program's strings:
+each `%(name)s` of a help, usage, version, description or epilog is filled in by agraph's own
+`%` (widths and values sized first, values shown as the program's str), and the text a parser
+shows (names, metavars, choices, helps) is counted as arguments are added and held to
+`--max-str-len`, so a metavar shared by a thousand arguments cannot make a usage of gigabytes.
+Usage and errors go to stderr under the output cap.
 """
 
 from __future__ import annotations
@@ -16,7 +23,8 @@ import sys
 from typing import Any
 
 from autograd_cli.language.exceptions import ProgramExit
-from autograd_cli.language.objects import Namespace, display_repr
+from autograd_cli.language.limits import LimitExceeded
+from autograd_cli.language.objects import Namespace, display_repr, display_str
 from engine.addresses import address_of
 from engine.refused import Refused
 
@@ -70,16 +78,26 @@ class _HostParser(argparse.ArgumentParser):
     """Python's parser, kept away from the host: help goes to the program's output, usage
     and errors to agraph's stderr (Python's to the process's), and it raises, never exits."""
 
-    def __init__(self, write: Any, **options: Any) -> None:
+    def __init__(self, runtime: Any, write: Any, **options: Any) -> None:
+        self.runtime = runtime
         self.write = write
+        self.shown = sum(len(text) for text in options.values() if isinstance(text, str))
         super().__init__(**options)
 
     def _print_message(self, message: str, file: Any = None) -> None:
         if message:
             if file is sys.stderr:
-                sys.stderr.write(message)
+                self.runtime.write_error(message)
             else:
                 self.write(message)
+
+    def count_shown(self, length: int) -> None:
+        """Add `length` characters to what the parser's help and usage show."""
+        self.shown += length
+        limit = self.runtime.limits.max_str_len
+        if self.shown > limit:
+            raise LimitExceeded("max_str_len", f"the help of this parser would be longer than "
+                                f"{limit} characters")
 
     def exit(self, status: int = 0, message: str | None = None) -> Any:  # type: ignore[override]
         if message:
@@ -92,6 +110,42 @@ class _HostParser(argparse.ArgumentParser):
 
 
 MAX_NARGS = 10_000  # argparse builds a pattern as long as an int nargs
+
+
+def _bounded_text(runtime: Any) -> type[str]:
+    """The str type of the texts argparse fills in with `%`: filled in by agraph's `%`."""
+
+    class BoundedText(str):
+        __slots__ = ()
+
+        def __mod__(self, values: Any) -> str:
+            return runtime.formatter.percent(str(self), values)  # type: ignore[no-any-return]
+
+    return BoundedText
+
+
+def _bounded_formatter(base: type[argparse.HelpFormatter], text: type[str]) -> type:
+    """`base` whose help strings are filled in with agraph's `%`."""
+
+    class BoundedFormatter(base):  # type: ignore[valid-type, misc]
+        def _get_help_string(self, action: argparse.Action) -> Any:
+            help_text = super()._get_help_string(action)
+            return text(help_text) if isinstance(help_text, str) else help_text
+
+    BoundedFormatter.__name__ = BoundedFormatter.__qualname__ = base.__name__
+    return BoundedFormatter
+
+
+def _shown_length(names: tuple[Any, ...], kwargs: dict[str, Any], max_len: int) -> int:
+    """About the characters an argument adds to its parser's help, usage and errors."""
+    length = sum(len(name) for name in names)
+    for key in ("help", "metavar", "dest", "version", "default", "const"):
+        value = kwargs.get(key)
+        texts = value if isinstance(value, tuple) else (value,)
+        length += sum(len(text) for text in texts if isinstance(text, str))
+    for choice in kwargs.get("choices") or ():
+        length += len(display_str(choice, max_len)) + 2
+    return length
 
 
 def _checked_argument(kwargs: dict[str, Any], runtime: Any) -> dict[str, Any]:
@@ -107,6 +161,8 @@ def _checked_argument(kwargs: dict[str, Any], runtime: Any) -> dict[str, Any]:
         raise ValueError(f"nargs={nargs} is over agraph's limit of {MAX_NARGS}")
     if kwargs.get("choices") is not None:  # help and usage list every choice
         kwargs["choices"] = runtime.bounded_list(kwargs["choices"])
+    if isinstance(kwargs.get("version"), str):
+        kwargs["version"] = _bounded_text(runtime)(kwargs["version"])
     return kwargs
 
 
@@ -125,9 +181,13 @@ class _Adder:
     def add_argument(self, *names: Any, **kwargs: Any) -> None:
         if not all(isinstance(name, str) for name in names):
             raise TypeError("argument names must be strings")
-        self.target.add_argument(*names, **_checked_argument(kwargs, self.runtime))
+        checked = _checked_argument(kwargs, self.runtime)
+        self.parser.count_shown(_shown_length(names, checked, self.runtime.limits.max_str_len))
+        self.target.add_argument(*names, **checked)
 
     def add_argument_group(self, *args: Any, **kwargs: Any) -> _Adder:
+        self.parser.count_shown(sum(len(text) for text in (*args, *kwargs.values())
+                                    if isinstance(text, str)))
         return _Adder(self.target.add_argument_group(*args, **kwargs), self.parser,
                       self.runtime)
 
@@ -149,6 +209,8 @@ def namespace(runtime: Any, name: str) -> Namespace:
     def write(text: str) -> None:
         runtime.check_output(len(text))
         runtime.write(text)
+
+    bounded = _bounded_text(runtime)
 
     def arguments(args: Any) -> list[str]:
         if args is None:
@@ -179,9 +241,12 @@ def namespace(runtime: Any, name: str) -> Namespace:
                 if formatter_class not in _FORMATTERS.values():
                     raise ValueError("formatter_class must be one of argparse's formatters")
                 formatter = formatter_class
-            parser = _HostParser(write, prog=PROG if prog is None else prog, usage=usage,
-                                 description=description, epilog=epilog,
-                                 formatter_class=formatter, prefix_chars=prefix_chars,
+            usage, description, epilog = (None if value is None else bounded(value)
+                                          for value in (usage, description, epilog))
+            parser = _HostParser(runtime, write, prog=PROG if prog is None else prog,
+                                 usage=usage, description=description, epilog=epilog,
+                                 formatter_class=_bounded_formatter(formatter, bounded),
+                                 prefix_chars=prefix_chars,
                                  argument_default=argument_default,
                                  conflict_handler=conflict_handler, add_help=bool(add_help),
                                  allow_abbrev=bool(allow_abbrev))
@@ -189,7 +254,7 @@ def namespace(runtime: Any, name: str) -> Namespace:
 
         @property
         def description(self) -> Any:
-            return self.parser.description
+            return _plain(self.parser.description)
 
         @property
         def prog(self) -> Any:
@@ -197,7 +262,7 @@ def namespace(runtime: Any, name: str) -> Namespace:
 
         @property
         def epilog(self) -> Any:
-            return self.parser.epilog
+            return _plain(self.parser.epilog)
 
         def parse_args(self, args: Any = None, namespace: Any = None) -> ArgumentNamespace:
             parsed, extras = self.parse_known_args(args, namespace)
@@ -230,7 +295,7 @@ def namespace(runtime: Any, name: str) -> Namespace:
             return self.parser.format_usage()
 
         def __repr__(self) -> str:
-            shown = ", ".join(f"{key}={getattr(self.parser, key)!r}" for key in (
+            shown = ", ".join(f"{key}={_plain(getattr(self.parser, key))!r}" for key in (
                 "prog", "usage", "description"))
             formatter = getattr(self.parser.formatter_class, "__name__", "HelpFormatter")
             return (f"ArgumentParser({shown}, formatter_class=<class 'argparse.{formatter}'>, "
@@ -247,6 +312,11 @@ def namespace(runtime: Any, name: str) -> Namespace:
         "FileType": Refused("argparse.FileType", "files"),
         **_FORMATTERS,
     })
+
+
+def _plain(text: Any) -> Any:
+    """A text the parser holds as the program gave it (a plain str)."""
+    return None if text is None else str(text)
 
 
 def _merged(result: argparse.Namespace, into: Any) -> ArgumentNamespace:

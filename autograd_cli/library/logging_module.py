@@ -7,16 +7,24 @@ error (agraph's), or to the program's output for `stream=sys.stdout`. As in Pyth
 module-level functions (`logging.info`, ...) configure the root logger on first use and a
 named logger with no handler anywhere prints WARNING and above as the bare message. Writing to
 files (`filename=`, `FileHandler`) is refused.
+
+A record's text is made by agraph, not by Python's `%` and `str.format`: the message's `%`
+arguments and the format's fields (`%`, `{` or `$` style) are filled in by the interpreter's
+sized formatting (widths checked before the text is built, `{msg.__class__}` refused as
+`x.__class__` is), the host's process and thread ids are not given (None, as Python gives them
+with `logging.logProcesses` off), and what goes to stderr counts against the output cap.
 """
 
 from __future__ import annotations
 
 import logging
-import sys
+import string
+from collections.abc import Mapping
 from typing import Any
 
 from autograd_cli.language.objects import Namespace, display_str
 from autograd_cli.library.host import Stdout
+from engine import memory
 from engine.addresses import address_of
 from engine.refused import Refused
 
@@ -35,25 +43,53 @@ def _level(level: Any) -> int:
     return level
 
 
-MAX_FORMAT = 10_000  # a record's text repeats its message once per %(message)s in the format
+MAX_FORMAT = 10_000  # characters of a format or a datefmt (strftime's text is 256 times that)
+# what a record does not tell about the host (Python's values with logProcesses off)
+HIDDEN_FIELDS = {"process": None, "thread": None, "processName": "MainProcess",
+                 "threadName": "MainThread"}
 
 
-def _formatter(fmt: Any, datefmt: Any, style: Any) -> logging.Formatter:
-    if fmt is not None and (not isinstance(fmt, str) or len(fmt) > MAX_FORMAT):
-        raise ValueError(f"a logging format is a str of at most {MAX_FORMAT} characters")
-    return logging.Formatter(fmt, datefmt, style)
+def _options(fmt: Any, datefmt: Any, style: Any) -> tuple[Any, Any, Any]:
+    """A format's options, checked as logging.Formatter checks them, and sized."""
+    for name, text in (("format", fmt), ("datefmt", datefmt)):
+        if text is not None and (not isinstance(text, str) or len(text) > MAX_FORMAT):
+            raise ValueError(f"a logging {name} is a str of at most {MAX_FORMAT} characters")
+    logging.Formatter(fmt, datefmt, style)  # Python's errors for a bad format or style
+    return fmt, datefmt, style
 
 
-def _message_args(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """`%` arguments: numbers and strings as they are, every other value as the program's str."""
-    return tuple(a if type(a) in (int, float, bool, str) else display_str(a) for a in args)
+class _RunFormatter(logging.Formatter):
+    """Python's Formatter, its fields filled in by the interpreter's sized formatting."""
+
+    def __init__(self, runtime: Any, fmt: Any, datefmt: Any, style: Any) -> None:
+        super().__init__(fmt, datefmt, style)
+        self.runtime = runtime
+        self.style_name = style
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+        fields = {**record.__dict__, **HIDDEN_FIELDS}
+        template = self._style._fmt or ""
+        formatter = self.runtime.formatter
+        try:
+            if self.style_name == "{":
+                return formatter.format_string(template, (), fields)  # type: ignore
+            if self.style_name == "$":
+                pattern = string.Template(template)
+                formatter.check_length(len(template) + sum(
+                    len(display_str(fields.get(match["named"] or match["braced"], "")))
+                    for match in pattern.pattern.finditer(template)))
+                return pattern.substitute(fields)
+            return formatter.percent(template, fields)  # type: ignore[no-any-return]
+        except KeyError as missing:
+            raise ValueError(f"Formatting field not found in record: {missing}") from None
 
 
 class _Sink(logging.Handler):
     """A handler writing formatted records to the program's output or agraph's stderr."""
 
-    def __init__(self, write: Any, level: int = logging.NOTSET) -> None:
+    def __init__(self, runtime: Any, write: Any, level: int = logging.NOTSET) -> None:
         super().__init__(level)
+        self.runtime = runtime
         self.write = write
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -79,7 +115,7 @@ class Handler:
     def setFormatter(self, formatter: Any) -> None:  # noqa: N802 - logging's name
         if not isinstance(formatter, Formatter):
             raise TypeError("setFormatter() takes a logging.Formatter")
-        self.handler.setFormatter(formatter.formatter)
+        self.handler.setFormatter(_RunFormatter(self.handler.runtime, *formatter.options))
 
     def __repr__(self) -> str:
         return f"<StreamHandler ({logging.getLevelName(self.handler.level)})>"
@@ -89,10 +125,10 @@ class Formatter:
     """`logging.Formatter(fmt, datefmt, style)`."""
 
     PUBLIC_ATTRS: frozenset[str] = frozenset()
-    __slots__ = ("formatter",)
+    __slots__ = ("options",)
 
     def __init__(self, fmt: Any = None, datefmt: Any = None, style: Any = "%") -> None:
-        self.formatter = _formatter(fmt, datefmt, style)
+        self.options = _options(fmt, datefmt, style)
 
     def __repr__(self) -> str:
         return f"<logging.Formatter object at {address_of(self)}>"
@@ -135,7 +171,11 @@ class Logger:
         level = _level(level)
         if self.logger.isEnabledFor(level):
             text = msg if type(msg) is str else display_str(msg)
-            self.logger.log(level, text, *_message_args(args))
+            if args:  # Python's `msg % args`, a lone non-empty mapping as the mapping
+                values = args[0] if len(args) == 1 and isinstance(args[0], Mapping) and args[0] \
+                    else args
+                text = self.logging.runtime.formatter.percent(text, values)
+            self.logger.log(level, text)
 
     def debug(self, msg: Any, *args: Any, **kwargs: Any) -> None:
         self.log(logging.DEBUG, msg, *args)
@@ -239,7 +279,8 @@ class _Logging:
         self.runtime = runtime
         self.root = _RunRoot(logging.WARNING)
         # a named logger with no handler anywhere: WARNING and above, the bare message
-        self.manager = _RunManager(self.root, _Sink(self.stderr, logging.WARNING), self.line)
+        self.manager = _RunManager(self.root, _Sink(runtime, self.stderr, logging.WARNING),
+                                   self.line)
         self.root.manager = self.manager
         self.views: dict[str, Logger] = {}
 
@@ -252,8 +293,7 @@ class _Logging:
         self.runtime.write(text)
 
     def stderr(self, text: str) -> None:
-        self.runtime.check_output(len(text))
-        sys.stderr.write(text)
+        self.runtime.write_error(text)
 
     def writer(self, stream: Any) -> Any:
         if stream is None or (isinstance(stream, Refused)
@@ -270,6 +310,9 @@ class _Logging:
         elif not isinstance(name, str):
             raise TypeError("A logger name must be a string")
         else:
+            # Python makes a placeholder for every dotted prefix of the name: its text first
+            memory.check(name.count(".") * (len(name) + 300), f"a logger named with "
+                         f"{name.count('.')} dots")
             logger = self.manager.getLogger(name)
         key = logger.name
         if key not in self.views:
@@ -285,9 +328,10 @@ class _Logging:
                 self.root.removeHandler(handler)
         if self.root.handlers:
             return
-        handler = _Sink(self.writer(options.get("stream")))
-        handler.setFormatter(_formatter(options.get("format", logging.BASIC_FORMAT),
-                                        options.get("datefmt"), options.get("style", "%")))
+        handler = _Sink(self.runtime, self.writer(options.get("stream")))
+        handler.setFormatter(_RunFormatter(self.runtime, *_options(
+            options.get("format", logging.BASIC_FORMAT), options.get("datefmt"),
+            options.get("style", "%"))))
         self.root.addHandler(handler)
         if options.get("level") is not None:
             self.root.setLevel(_level(options["level"]))
@@ -308,7 +352,7 @@ def namespace(runtime: Any, name: str) -> Namespace:
         return log
 
     def stream_handler(stream: Any = None) -> Handler:
-        return Handler(_Sink(state.writer(stream)))
+        return Handler(_Sink(runtime, state.writer(stream)))
 
     def basic_config(**options: Any) -> None:
         state.basic_config(**options)
@@ -317,7 +361,9 @@ def namespace(runtime: Any, name: str) -> Namespace:
         state.module_call(_level(level), msg, args)
 
     def get_level_name(level: Any) -> Any:
-        return logging.getLevelName(level)
+        if type(level) in (int, str):
+            return logging.getLevelName(level)
+        return f"Level {display_str(level)}"  # Python's "Level %s" % level, shown as the program's
 
     def disable(level: Any = logging.CRITICAL) -> None:
         state.manager.disable = _level(level)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from autograd_cli.language.memory import check_text
 from autograd_cli.language.objects import BuiltinType, Namespace
 from autograd_cli.library import numpy_printing, numpy_random
 from engine import budget
@@ -285,17 +286,44 @@ class Polynomial:
     def variable(self) -> str:
         return str(self._poly.variable)
 
+    # numpy's polyder/polyint recurse once per order, each level holding its coefficients
+    # (integ(10**5) took gigabytes): here one order at a time, numpy's own step each time.
     def deriv(self, m: int = 1) -> Polynomial:
-        return Polynomial(self._poly.deriv(int(m)).coeffs)  # numpy names its variable x again
+        m = int(m)
+        if m < 0:
+            raise ValueError("Order of derivative must be positive (see polyint)")
+        coeffs = self._poly.coeffs
+        for _ in range(min(m, len(coeffs) + 1)):  # past the constant it stays empty
+            coeffs = np.polyder(coeffs)
+        return Polynomial(coeffs)  # numpy names its variable x again
 
     def integ(self, m: int = 1, k: Any = 0) -> Polynomial:
         (k,), _ = unwrap_all((k,), {})
-        return Polynomial(self._poly.integ(int(m), k).coeffs)
+        m = int(m)
+        if m < 0:
+            raise ValueError("Order of integral must be positive (see polyder)")
+        coeffs = self._poly.coeffs
+        check_result((len(coeffs) + m,), 16)
+        constants = np.atleast_1d(0.0 if k is None else k)
+        if len(constants) == 1 and m > 1:
+            constants = constants[0] * np.ones(m, float)
+        if len(constants) < m:
+            raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+        for index in range(m):
+            coeffs = np.polyint(coeffs, 1, constants[index:index + 1])
+        return Polynomial(coeffs)
+
+    def _check_text(self) -> None:
+        """numpy builds the text term by term (each term the variable, a power, a number)."""
+        terms = len(self._poly.coeffs)
+        check_text(4 * terms * (len(self._poly.variable) + 60), self._poly.variable)
 
     def __str__(self) -> str:
+        self._check_text()
         return str(self._poly)
 
     def __repr__(self) -> str:
+        self._check_text()
         return repr(self._poly)
 
 

@@ -3,7 +3,10 @@
 Python's printer breaks dicts, lists and tuples over lines as they are; every other value (a
 tensor, an array, a program's object) is shown by its repr as a program sees it, never by the
 host's. The output goes to the program's stdout (`stream=` is refused), and its length is
-checked against the run's limits like `print`'s.
+checked against the run's limits like `print`'s: as pprint writes it, piece by piece (an
+`indent` repeats on every line of every level: `indent=10**9` laid out ten lines in 6 GB).
+pprint makes each line's indentation (indent times the level) before writing it, so `indent`
+is at most MAX_INDENT.
 """
 
 from __future__ import annotations
@@ -11,10 +14,29 @@ from __future__ import annotations
 import pprint
 from typing import Any
 
+from autograd_cli.language.limits import LimitExceeded
 from autograd_cli.language.objects import Namespace, display_repr
 from engine.addresses import address_of
 
 _LAID_OUT = (dict, list, tuple)
+MAX_INDENT = 1_000
+
+
+class _CountedText:
+    """The stream pprint writes to: its pieces, refused past `max_len` characters (and the
+    newline pprint() ends with)."""
+
+    def __init__(self, max_len: int) -> None:
+        self.max_len = max_len + 1
+        self.length = 0
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.length += len(text)
+        if self.length > self.max_len:
+            raise LimitExceeded("max_str_len", f"pprint's text would be longer than "
+                                f"{self.max_len - 1} characters")
+        self.parts.append(text)
 
 
 class _Layout(pprint.PrettyPrinter):
@@ -37,6 +59,8 @@ def _options(indent: Any = 1, width: Any = 80, depth: Any = None, stream: Any = 
              ) -> dict[str, Any]:
     if stream is not None:
         raise ValueError("pprint's stream= is not supported by agraph: it prints to stdout")
+    if isinstance(indent, int) and indent > MAX_INDENT:
+        raise ValueError(f"pprint indent over {MAX_INDENT} is not supported by agraph")
     return {"indent": indent, "width": width, "depth": depth, "compact": compact,
             "sort_dicts": sort_dicts, "underscore_numbers": underscore_numbers}
 
@@ -46,10 +70,9 @@ def namespace(runtime: Any, name: str) -> Namespace:
 
     def text(value: Any, options: dict[str, Any]) -> str:
         display_repr(value, max_len)  # refuses a value whose one-line text is over the limit
-        laid_out = _Layout(max_len, **options).pformat(value)
-        if len(laid_out) > max_len:
-            raise ValueError(f"pformat() of a value longer than {max_len} characters")
-        return laid_out
+        stream = _CountedText(max_len)
+        _Layout(max_len, stream=stream, **options).pprint(value)
+        return "".join(stream.parts)[:-1]  # pformat() has no newline at the end
 
     def write(value: Any, options: dict[str, Any]) -> None:
         line = text(value, options) + "\n"

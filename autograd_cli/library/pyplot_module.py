@@ -61,6 +61,9 @@ PYPLOT_TO_AXES = {"xlabel": "set_xlabel", "ylabel": "set_ylabel", "title": "set_
                   "tick_params": "tick_params"}
 MAX_FIGURES = 100
 MAX_POINTS = 10_000_000  # numbers recorded in one run, all figures together
+# characters of text (titles, labels, annotations) in one run: matplotlib lays text out glyph
+# by glyph when the figures are drawn, after the run and outside its time limit
+MAX_TEXT = 100_000
 
 
 @dataclass
@@ -124,12 +127,19 @@ class Recorder:
         self.current: FigureSpec | None = None
         self.current_axes: AxesSpec | None = None
         self.numbers = 0
+        self.characters = 0
         self.next_number = 1
         drawings.finishers.append(self.finish)
 
     def plain(self, value: Any) -> Any:
         """An argument as plain data: numbers, strings, lists of them, numpy copies."""
-        if value is None or isinstance(value, (bool, str)):
+        if isinstance(value, str):
+            self.characters += len(value)
+            if self.characters > MAX_TEXT:
+                raise budget.LimitError(f"the figures of this run hold more than {MAX_TEXT} "
+                                        "characters of text", "--max-memory")
+            return value
+        if value is None or isinstance(value, bool):
             return value
         if isinstance(value, (NumpyFloat, NumpyInt)):
             return value._scalar.item()
@@ -231,7 +241,8 @@ class Recorder:
             return self.axes(figure, (1, 1, 1))
         return Axes(self, self.current_axes)
 
-    def write(self, figure: FigureSpec, name: str | None, options: dict[str, Any]) -> None:
+    def write(self, figure: FigureSpec, name: str | None, options: dict[str, Any],
+              at_end: bool = False) -> None:
         spec = figure.snapshot()
 
         def render(fmt: str) -> bytes:
@@ -239,7 +250,8 @@ class Recorder:
 
             return render_figure(spec, fmt, options, memory.limits["max_bytes"])
 
-        drawings.record(drawings.Drawing(render, name, "figure"))
+        drawing = drawings.Drawing(render, name, "figure")
+        (drawings.record_at_end if at_end else drawings.record)(drawing)
 
     def show(self) -> None:
         for figure in self.figures:
@@ -260,7 +272,7 @@ class Recorder:
         """At the end of the run: figures left open are drawn too (a notebook shows them)."""
         for figure in self.figures:
             if figure.axes or figure.calls:
-                self.write(figure, None, {})
+                self.write(figure, None, {}, at_end=True)
         self.figures.clear()
 
 

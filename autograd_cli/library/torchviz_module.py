@@ -132,7 +132,10 @@ class Digraph:
         # lazy: startup time (loaded only when used)
         from autograd_cli.graph.rendering import render_model
 
-        data = render_model(self.graph, format or self.format)
+        fmt = format or self.format
+        if not isinstance(fmt, str) or fmt not in ("svg", "png", "pdf", "dot"):
+            raise ValueError(f"unknown format: {fmt!r} (agraph pipes svg, png, pdf or dot)")
+        data = render_model(self.graph, fmt)
         return data.decode(encoding) if isinstance(encoding, str) else data
 
     def __repr__(self) -> str:

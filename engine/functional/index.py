@@ -219,6 +219,7 @@ def histc(a: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:  # 
                                   f"'{a.dtype.legacy_name.removesuffix('Tensor')}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    budget.check_shape((bins,), 8)  # bincount's int64 counts, before numpy makes them
     low, high = float(min), float(max)
     if low == high and values.size:
         low, high = float(np.min(values)), float(np.max(values))

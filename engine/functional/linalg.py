@@ -268,6 +268,9 @@ def _einsum_terms(equation: str, operands: list[Tensor]) -> tuple[list[str], str
         ellipsis_letters = "".join(next(spare) for _ in range(width))
     resolved = []
     for index, (term, op) in enumerate(zip(terms, operands, strict=True)):
+        if term.count("...") > 1:
+            raise RuntimeError(f"einsum(): found '.' for operand {index} for which an ellipsis "
+                               "was already found")
         for ch in term.replace("...", ""):
             if not ch.isalpha():
                 raise RuntimeError(f"einsum(): invalid subscript given at index "

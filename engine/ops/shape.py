@@ -457,6 +457,12 @@ def unfold(tensor: Tensor, dimension: int, size: int, step: int) -> Tensor:
                            f"{size}")
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
+    # a view, yet of up to size times the elements: every op on it (clone, r * 1, its
+    # gradient) makes that many, so it is held to the element and memory limits as made
+    shape = list(tensor.shape_tuple) or [1]
+    shape[d] = (length - size) // step + 1
+    budget.check_shape((*shape, size) if tensor.ndim else (shape[0], size),
+                       tensor.dtype.itemsize)
     return view_of(tensor, Unfold.apply(tensor, dim=d, size=size, step=step))
 
 
