@@ -72,6 +72,16 @@ def test_an_uncaught_parse_error_ends_the_run_as_systemexit() -> None:
     assert stderr.endswith("train.py: error: unrecognized arguments: --bad\n")
 
 
+@pytest.mark.parametrize("ending", ["parser.parse_args(['-h'])", "raise SystemExit",
+                                    "raise SystemExit(0)"])
+def test_an_uncaught_exit_with_code_0_ends_the_run_normally(ending: str) -> None:
+    """As in Python: `--help` prints the help and the program ends there, without an error."""
+    source = textwrap.dedent(PARSER) + f"print('before')\n{ending}\nprint('never')\n"
+    stdout, stderr, error = agraph(source)
+    assert error is None
+    assert (stdout, stderr) == cpython(source)
+
+
 def test_argparse_refuses_what_reaches_the_host() -> None:
     for line, message in [
         ("argparse.FileType('w')", "argparse.FileType is not available in agraph"),

@@ -166,6 +166,12 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         try:
             self.execute_block(tree.body)
         except ScriptError as error:
+            # SystemExit(0) or SystemExit() left uncaught (argparse's --help, `raise SystemExit`)
+            # ends the program normally, as in Python; any other code is the program's error
+            exit_request = error.exception
+            if isinstance(exit_request, exceptions.ProgramExit) and exit_request.code in (0,
+                                                                                       None):
+                return None
             return error
         except RecursionError:
             return ScriptError("RecursionError", "maximum recursion depth exceeded: the "
