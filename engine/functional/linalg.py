@@ -132,9 +132,12 @@ def matrix_power(a: Tensor, n: int) -> Tensor:
     return result
 
 
-@public
-def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
-    return products.Addmm.apply(bias, a, b)
+@public(method=True, inplace=True)
+def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+    """beta * bias + alpha * (a @ b), one MKL call as in PyTorch (nn.Linear's node)."""
+    if beta == 1 and alpha == 1:
+        return products.Addmm.apply(bias, a, b)
+    return products.Addmm.apply(bias, a, b, beta=beta, alpha=alpha)
 
 
 # --- matrices ------------------------------------------------------------------------------------

@@ -217,22 +217,32 @@ class Addmm(Function):
     def saved_indices(self, needs):
         return tuple(i + 1 for i in other_operands(needs[1:]))
 
-    def forward(self, bias, a, b):
+    def forward(self, bias, a, b, beta=1, alpha=1):
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                                f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
         _check_dtypes(a, b)
         self.column_major = (_column_major(a), _column_major(b))
+        self.beta, self.alpha = beta, alpha
         target = (a.shape[0], b.shape[1])
         if bias.shape != target:  # a bias that may broadcast the product further
             budget.check_broadcast((bias.shape, target), a.itemsize)
         if bias.dtype == a.dtype and np.broadcast_shapes(bias.shape, target) == target:
-            product = mkl.gemm(a, b, bias)  # MKL starts from the bias
+            product = mkl.gemm(a, b, bias, alpha, beta)  # MKL starts from the bias
             if product is not None:
                 return product
-            if gemm_order.reproduced(a, b):
+            if gemm_order.reproduced(a, b) and beta == 1 and alpha == 1:
                 return gemm_order.matmul(a, b, bias)
-        return bias + _matmul(a, b)
+        if beta == 1 and alpha == 1:
+            return bias + _matmul(a, b)
+        kind = a.dtype.type
+        scaled = _matmul(a, b) * kind(alpha)
+        return scaled if beta == 0 else bias * kind(beta) + scaled
 
     def backward(self, grad, inputs, output):
-        return (grad, *_matrix_grads(self, grad, *inputs[1:]))
+        # PyTorch's maybe_multiply: scaled only when the factor is not 1
+        grad_a, grad_b = _matrix_grads(self, grad, *inputs[1:])
+        if self.alpha != 1:
+            grad_a = None if grad_a is None else grad_a * self.alpha
+            grad_b = None if grad_b is None else grad_b * self.alpha
+        return (grad if self.beta == 1 else grad * self.beta, grad_a, grad_b)

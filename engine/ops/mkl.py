@@ -140,9 +140,10 @@ def _operand(x: np.ndarray, rows: int, depth: int, swapped: bool) -> tuple[int, 
     return TRANSPOSE, np.asarray(x, order="C"), max(1, depth)
 
 
-def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.ndarray | None:
-    """`bias + a @ b` (bias broadcast to the result, or none) for 2-D arrays of one float
-    dtype, as torch computes it; None without MKL."""
+def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: float = 1.0,
+         beta: float = 1.0) -> np.ndarray | None:
+    """`beta * bias + alpha * a @ b` (bias broadcast to the result, or none) for 2-D arrays of
+    one float dtype, as torch computes it (MKL scales inside the product); None without MKL."""
     mkl = library()
     if mkl is None or a.dtype not in _REAL or b.dtype != a.dtype or a.ndim != 2 or b.ndim != 2:
         return None
@@ -162,8 +163,8 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None) -> np.nda
     trans_a, mem_a, lda = _operand(first, rows, k, swapped)
     trans_b, mem_b, ldb = _operand(second, k, cols, swapped)
     _GEMM[a.dtype](
-        COLUMN_MAJOR, trans_a, trans_b, rows, cols, k, 1.0, mem_a.ctypes.data, lda,
-        mem_b.ctypes.data, ldb, 0.0 if bias is None else 1.0, out.ctypes.data, ldc)
+        COLUMN_MAJOR, trans_a, trans_b, rows, cols, k, alpha, mem_a.ctypes.data, lda,
+        mem_b.ctypes.data, ldb, 0.0 if bias is None else beta, out.ctypes.data, ldc)
     return out
 
 
