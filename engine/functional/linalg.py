@@ -14,7 +14,7 @@ from engine import budget, creation
 from engine.functional.arith import mul
 from engine.functional.reduce import norm
 from engine.operands import broadcast_error, expect_tensor
-from engine.ops import decompositions, matrix
+from engine.ops import decompositions, matrix, scaled_products
 from engine.ops import linalg as products
 from engine.ops import reduce as reduce_ops
 from engine.ops import shape as shape_ops
@@ -130,6 +130,23 @@ def matrix_power(a: Tensor, n: int) -> Tensor:
             result = power if result is None else matmul(result, power)
     assert result is not None
     return result
+
+
+@public(method=True, inplace=True)
+def addmv(bias: Tensor, a: Tensor, v: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+    return scaled_products.Addmv.apply(bias, a, v, beta=beta, alpha=alpha)
+
+
+@public(method=True, inplace=True)
+def addbmm(bias: Tensor, b1: Tensor, b2: Tensor, *, beta: float = 1, alpha: float = 1
+           ) -> Tensor:
+    return scaled_products.Addbmm.apply(bias, b1, b2, beta=beta, alpha=alpha)
+
+
+@public(method=True, inplace=True)
+def baddbmm(bias: Tensor, b1: Tensor, b2: Tensor, *, beta: float = 1, alpha: float = 1
+            ) -> Tensor:
+    return scaled_products.Baddbmm.apply(bias, b1, b2, beta=beta, alpha=alpha)
 
 
 @public(method=True, inplace=True)

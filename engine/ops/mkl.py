@@ -168,16 +168,18 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
     return out
 
 
-def gemv(a: np.ndarray, v: np.ndarray) -> np.ndarray | None:
-    """`a @ v` for a 2-D `a` and a 1-D `v` of one float dtype, as ATen's gemv; None without
-    MKL."""
+def gemv(a: np.ndarray, v: np.ndarray, start: np.ndarray | None = None, alpha: float = 1.0,
+         beta: float = 0.0) -> np.ndarray | None:
+    """`beta * start + alpha * a @ v` for a 2-D `a` and a 1-D `v` of one float dtype (start: the
+    result's first values, written over), as ATen's gemv; None without MKL."""
     mkl = library()
     if mkl is None or a.dtype not in _REAL or v.dtype != a.dtype:
         return None
     m, k = a.shape
-    out = np.zeros(m, dtype=a.dtype)
+    out = np.zeros(m, dtype=a.dtype) if start is None else start
     if m == 0 or k == 0:
-        return out
+        return out * a.dtype.type(beta) if start is not None and beta != 0 else np.zeros(
+            m, dtype=a.dtype)
     size = a.itemsize
     s0, s1 = a.strides[0] // size, a.strides[1] // size
     if a.strides[0] % size == 0 and s0 == 1 and s1 >= max(1, m):  # column-major a
@@ -189,8 +191,8 @@ def gemv(a: np.ndarray, v: np.ndarray) -> np.ndarray | None:
         trans, rows, cols, lda = TRANSPOSE, k, m, max(1, k)
     vector = np.asarray(v, order="C")
     _GEMV[a.dtype](
-        COLUMN_MAJOR, trans, rows, cols, 1.0, memory.ctypes.data, lda, vector.ctypes.data, 1,
-        0.0, out.ctypes.data, 1)
+        COLUMN_MAJOR, trans, rows, cols, alpha, memory.ctypes.data, lda, vector.ctypes.data, 1,
+        beta if start is not None else 0.0, out.ctypes.data, 1)
     return out
 
 
