@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import math
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -85,8 +84,11 @@ def _fill_blocks_float(uniforms: np.ndarray, mean: float, std: float) -> np.ndar
 
 
 @functools.cache
-def _drawer() -> ThreadPoolExecutor:
+def _drawer() -> Any:
     """One worker thread that draws a large fill's uniforms chunk by chunk, in order."""
+    # lazy: concurrent.futures loads logging and more (start-up time), only a large fill needs it
+    from concurrent.futures import ThreadPoolExecutor
+
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="agraph-draw")
 
 
