@@ -53,9 +53,7 @@ def _accepting_out(name: str, function: Callable[..., Any]) -> Callable[..., Any
         kwargs = numpy_names(kwargs)
         if out is None:
             return function(*args, **kwargs)
-        if not isinstance(out, Tensor):
-            raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
-                            f"{type(out).__name__}")
+        _check_out(name, out)
         operands = [*args, *kwargs.values(), out]
         if grad_mode.is_grad_enabled() and any(
                 isinstance(a, Tensor) and a.requires_grad for a in operands):
@@ -74,9 +72,7 @@ def _factory_out(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any, out: Any = None, **kwargs: Any) -> Any:
         if out is None:
             return function(*args, **kwargs)
-        if not isinstance(out, Tensor):
-            raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
-                            f"{type(out).__name__}")
+        _check_out(name, out)
         kwargs.setdefault("dtype", out.dtype)
         with grad_mode.no_grad():
             return _write_out(name, function(*args, **kwargs), out, warn=False)
@@ -95,6 +91,11 @@ def _result_type(*values: Any) -> dtypes.DType:
     """torch.result_type(tensor1, tensor2): tensors or Python numbers, PyTorch's promotion."""
     operands = [(v.dtype, v.ndim) for v in values if isinstance(v, Tensor)]
     return dtypes.result_type(operands, [v for v in values if not isinstance(v, Tensor)])
+
+
+def _check_out(name: str, out: Any) -> None:
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
 
 
 def _write_out(name: str, result: Any, out: Tensor, warn: bool = True) -> Tensor:

@@ -237,12 +237,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, dtype: Any = None,
         start, end = 0, start
     values = [_number(v) for v in (start, end, step)]
     low, high, step = values
-    if not (step > 0 or step < 0):
-        raise RuntimeError("step must be nonzero")
-    if not (math.isfinite(low) and math.isfinite(high)):
-        raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
-    if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    _check_range(low, high, step)
     count = max(0, _count(math.ceil, (values[1] - values[0]) / values[2]))
     is_float = any(isinstance(v, float) for v in values)
     target = dtypes.resolve(dtype) if dtype is not None else (
@@ -310,17 +305,22 @@ def range_(start: Any, end: Any, step: Any = 1, dtype: Any = None, requires_grad
                   "torch.arange, which produces values in [start, end).", UserWarning, stacklevel=2)
     devices.check_factory(device)
     low, high, step = (_number(v) for v in (start, end, step))
+    _check_range(low, high, step)
+    count = _count(math.floor, (high - low) / step) + 1
+    target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
+    budget.check_shape((count,), target.itemsize)
+    return _finish((low + np.arange(count, dtype=np.float64) * step).astype(target.np),
+                   requires_grad)
+
+
+def _check_range(low: float, high: float, step: float) -> None:
+    """arange's and range's checks of their bounds, with PyTorch's messages."""
     if not (step > 0 or step < 0):
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(low) and math.isfinite(high)):
         raise RuntimeError(f"unsupported range: {low:g} -> {high:g}")
     if not ((step > 0 and high >= low) or (step < 0 and high <= low)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    count = _count(math.floor, (high - low) / step) + 1
-    target = dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()
-    budget.check_shape((count,), target.itemsize)
-    return _finish((low + np.arange(count, dtype=np.float64) * step).astype(target.np),
-                   requires_grad)
 
 
 def _count(rounding: Any, quotient: float) -> int:

@@ -108,15 +108,15 @@ def libm(name: str, values: np.ndarray) -> np.ndarray:
 def maximum(a: Any, b: Any) -> np.ndarray:
     """ATen's max of two floats: NaN wins, and on a tie the first operand (-0 against 0 stays
     -0: relu(-0.) is -0.); numpy's maximum takes the second."""
-    result = np.maximum(a, b)
-    if result.dtype.kind != "f":
-        return result
-    return np.where(a == b, a, result)
+    return _first_on_ties(np.maximum(a, b), a, b)
 
 
 def minimum(a: Any, b: Any) -> np.ndarray:
     """ATen's min of two floats: NaN wins, and on a tie the first operand."""
-    result = np.minimum(a, b)
+    return _first_on_ties(np.minimum(a, b), a, b)
+
+
+def _first_on_ties(result: np.ndarray, a: Any, b: Any) -> np.ndarray:
     if result.dtype.kind != "f":
         return result
     return np.where(a == b, a, result)

@@ -62,8 +62,7 @@ class LRScheduler:
         self._step_count = 0  # torch's attributes in its order (state_dict() shows them)
         self._is_initial = True
         self._get_lr_called_within_step = False
-        self.step()
-        self._is_initial = False
+        self._initial_step()
 
     def get_last_lr(self) -> list[Any]:
         return self._last_lr

@@ -438,13 +438,17 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **bounds: Any) -> T
 
 @public(torch=False, method=True)
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
-    if not self.dtype.is_floating_point:
-        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
-                           "dtype must be a floating point but you specified "
-                           f"{_type_name(self.dtype)}")
+    _continuous(self, "Exponential", _type_name(self.dtype))
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
     return _write(self, sampling.exponential(pick(generator), self.numel(), float(lambd)))
+
+
+def _continuous(self: Tensor, distribution: str, type_shown: str) -> None:
+    if not self.dtype.is_floating_point:
+        raise RuntimeError(f"{distribution} distribution is a continuous probability "
+                           "distribution. dtype must be a floating point but you specified "
+                           f"{type_shown}")
 
 
 def _floating_only(self: Tensor, kernel: str) -> None:
@@ -470,10 +474,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator:
 @public(torch=False, method=True)
 def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None
             ) -> Tensor:
-    if not self.dtype.is_floating_point:
-        raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype "
-                           "must be a floating point but you specified "
-                           f"{_CAUCHY_TYPES.get(self.dtype.name, self.dtype.name)}")
+    _continuous(self, "Cauchy", _CAUCHY_TYPES.get(self.dtype.name, self.dtype.name))
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     return _write(self, sampling.cauchy(pick(generator), self.numel(), float(median),

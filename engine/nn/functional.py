@@ -282,8 +282,7 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool,  # noqa: A0
     FEATURES the noise has one value per (sample, channel). ALPHA (SELU's dropout) keeps the
     mean and variance instead: noise scaled by a, then b added in place, each scalar rounded
     to the tensor's dtype first as ATen's scalar ops round it."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_probability(p)
     input = expect_tensor(input, name)
     if not training or p == 0 or input.numel() == 0:
         return input
@@ -327,8 +326,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
               inplace: bool = False) -> Tensor:
     """Channels of (N, C, L) or (C, L) inputs dropped whole (an unbatched input gets a batch
     dimension for the draw, as PyTorch's dropout1d)."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_probability(p)
     rank = expect_tensor(input, "dropout1d").ndim
     if rank not in (2, 3):
         raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {rank}D input. "
@@ -340,8 +338,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A002
               inplace: bool = False) -> Tensor:
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_probability(p)
     rank = expect_tensor(input, "dropout3d").ndim
     if rank not in (4, 5):
         warnings.warn(f"dropout3d: Received a {rank}-D input to dropout3d, which is deprecated "
@@ -351,6 +348,11 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
                       "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D "
                       "or 5D inputs).", UserWarning, stacklevel=2)
     return _unbatched_feature_dropout(input, p, training, inplace, rank == 5)
+
+
+def _check_probability(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
 def _unbatched_feature_dropout(input: Tensor, p: float, training: bool,  # noqa: A002

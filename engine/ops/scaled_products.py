@@ -73,35 +73,10 @@ def _check_batches(b1: np.ndarray, b2: np.ndarray, name: str) -> None:
     _check_dtypes(b1, b2)
 
 
-class Addbmm(Function):
-    grad_fn_name = "AddbmmBackward0"
-    saves = (1, 2)
-    saves_other_first = True
-
-    def forward(self, bias, b1, b2, beta=1, alpha=1):
-        _check_batches(b1, b2, "addbmm")
-        self.beta, self.alpha = beta, alpha
-        out = _start(bias.astype(b1.dtype, copy=False), (b1.shape[1], b2.shape[2]), beta)
-        kind = b1.dtype.type
-        if len(b1) == 0:
-            return out * kind(beta)
-        scale = beta
-        for index in range(len(b1)):  # result.addmm_(batch1[b], batch2[b], beta, alpha)
-            product = mkl.gemm(b1[index], b2[index], out, alpha, scale)
-            if product is None:
-                product = out * kind(scale) + _matmul(b1[index], b2[index]) * kind(alpha)
-            out, scale = product, 1
-        return out
-
-    def backward(self, grad, inputs, output):
-        b1, b2 = inputs[1], inputs[2]
-        batches = grad.unsqueeze(0).expand(b1.shape_tuple[0], *grad.shape_tuple)
-        return (_scaled(grad, self.beta),
-                _scaled(batches.bmm(b2.transpose(1, 2)), self.alpha) if self.needs[1] else None,
-                _scaled(b1.transpose(1, 2).bmm(batches), self.alpha) if self.needs[2] else None)
-
-
 class Baddbmm(Function):
+    """baddbmm; its backward (derivatives.yaml's) takes the gradient of every batch entry's
+    product from `batch_grads`, which addbmm overrides."""
+
     grad_fn_name = "BaddbmmBackward0"
     saves = (1, 2)
     saves_other_first = True
@@ -120,8 +95,35 @@ class Baddbmm(Function):
             out[index] = mkl.gemm(b1[index], b2[index], out[index], alpha, beta)
         return out
 
+    def batch_grads(self, grad, b1):  # type: ignore[no-untyped-def]
+        return grad
+
     def backward(self, grad, inputs, output):
         b1, b2 = inputs[1], inputs[2]
+        batches = self.batch_grads(grad, b1)
         return (_scaled(grad, self.beta),
-                _scaled(grad.bmm(b2.transpose(1, 2)), self.alpha) if self.needs[1] else None,
-                _scaled(b1.transpose(1, 2).bmm(grad), self.alpha) if self.needs[2] else None)
+                _scaled(batches.bmm(b2.transpose(1, 2)), self.alpha) if self.needs[1] else None,
+                _scaled(b1.transpose(1, 2).bmm(batches), self.alpha) if self.needs[2] else None)
+
+
+class Addbmm(Baddbmm):
+    grad_fn_name = "AddbmmBackward0"
+
+    def forward(self, bias, b1, b2, beta=1, alpha=1):
+        _check_batches(b1, b2, "addbmm")
+        self.beta, self.alpha = beta, alpha
+        out = _start(bias.astype(b1.dtype, copy=False), (b1.shape[1], b2.shape[2]), beta)
+        kind = b1.dtype.type
+        if len(b1) == 0:
+            return out * kind(beta)
+        scale = beta
+        for index in range(len(b1)):  # result.addmm_(batch1[b], batch2[b], beta, alpha)
+            product = mkl.gemm(b1[index], b2[index], out, alpha, scale)
+            if product is None:
+                product = out * kind(scale) + _matmul(b1[index], b2[index]) * kind(alpha)
+            out, scale = product, 1
+        return out
+
+    def batch_grads(self, grad, b1):  # type: ignore[no-untyped-def]
+        """The sum's gradient reaches every batch entry alike."""
+        return grad.unsqueeze(0).expand(b1.shape_tuple[0], *grad.shape_tuple)
