@@ -22,6 +22,7 @@ import numpy as np
 
 from engine import budget, grad_mode, recording
 from engine.addresses import address_of
+from engine.late_imports import late
 
 if TYPE_CHECKING:
     from engine.operands import prepare_operands
@@ -91,6 +92,7 @@ class Node:
     retained: dict[int, weakref.ref[Tensor]] | None = None  # retain_grad() tensors, by output_nr
     saved_something = False  # whether a second walk after release must fail
     released = False
+    hooked = False  # any of the four above is set: the backward walk looks at them
 
     def __init__(self) -> None:
         self.sequence_nr = next(_sequence)
@@ -111,6 +113,7 @@ class Node:
         """hook(grad_inputs, grad_outputs) after this node ran; may return new grad_inputs."""
         if self.post_hooks is None:
             self.post_hooks = []
+            self.hooked = True
         self.post_hooks.append(hook)
         return RemovableHandle(self.post_hooks, hook)
 
@@ -118,12 +121,14 @@ class Node:
         """hook(grad_outputs) before this node runs; may return new grad_outputs."""
         if self.node_pre_hooks is None:
             self.node_pre_hooks = []
+            self.hooked = True
         self.node_pre_hooks.append(hook)
         return RemovableHandle(self.node_pre_hooks, hook)
 
     def add_tensor_hook(self, output_nr: int, hook: Callable[..., Any]) -> None:
         if self.pre_hooks is None:
             self.pre_hooks = {}
+            self.hooked = True
         self.pre_hooks.setdefault(output_nr, []).append(hook)
 
     def tensor_hooks(self, output_nr: int) -> list[Callable[..., Any]]:
@@ -132,6 +137,7 @@ class Node:
     def retain(self, output_nr: int, tensor: Tensor) -> None:
         if self.retained is None:
             self.retained = {}
+            self.hooked = True
         self.retained[output_nr] = weakref.ref(tensor)
 
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
@@ -297,9 +303,15 @@ class Function(Node):
                 meta.append((array.shape, array.dtype))
                 if a._requires_grad:
                     needs.append(True)
-                    grad_fn = a.grad_fn
-                    edges.append((grad_fn, a.output_nr) if grad_fn is not None
-                                 else NO_EDGE if a._nograd_view else (a.accumulator(), 0))
+                    grad_fn = a._grad_fn if a._base is None else a.grad_fn
+                    if grad_fn is not None:
+                        edges.append((grad_fn, a.output_nr))
+                    elif a._nograd_view:
+                        edges.append(NO_EDGE)
+                    else:  # a leaf: its AccumulateGrad, while the graph holds it
+                        ref = a._accumulator
+                        sink = ref() if ref is not None else None
+                        edges.append((sink if sink is not None else a.accumulator(), 0))
                     continue
             else:
                 meta.append(None)
@@ -456,16 +468,18 @@ class Function(Node):
         else:
             grad = grads[0] if grads[0] is not None else zeros_of(*self.output_meta[0])
         results = self.backward(grad, inputs, out)
+        if len(results) < len(self.input_meta):  # none for the inputs that need none
+            results = [*results, *[None] * (len(self.input_meta) - len(results))]
         fitted: list[Tensor | None] = []
-        needs = self.needs
-        for i, meta in enumerate(self.input_meta):
+        for g, meta, need in zip(results, self.input_meta, self.needs, strict=False):
             if meta is None:  # a python number: an edge only where PyTorch lists one
                 if self.counts_scalars:
                     fitted.append(None)
-            elif needs[i]:
-                g = results[i]
-                if g is not None and (g.array.shape != meta[0] or g.array.dtype != meta[1]):
-                    g = fit_gradient(g, *meta)
+            elif need:
+                if g is not None:
+                    array = g.array
+                    if array.shape != meta[0] or array.dtype != meta[1]:
+                        g = fit_gradient(g, *meta)
                 fitted.append(g)
             else:
                 fitted.append(None)
@@ -541,9 +555,7 @@ def modified_message(tensor: Tensor, expected: int, creator: Node | None, output
 def fit_gradient(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
     """Undo broadcasting (sum back to the input's shape) and cast to the input's dtype."""
     if grad.array.shape != shape:
-        from engine.ops.shape import sum_to  # lazy: engine.ops.shape imports this module
-
-        grad = sum_to(grad, shape)
+        grad = late("engine.ops.shape", "sum_to")(grad, shape)
     if grad.array.dtype != dtype:
         grad = grad.to_numpy_dtype(dtype)
     return grad
@@ -644,40 +656,17 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
         while ready:
             node = pop(ready)[2]
             grads = buffers.pop(node, _NO_GRADS)
-            if node.pre_hooks or node.retained or (node.__class__ is AccumulateGrad
-                                                    and node.variable._hooks):  # type: ignore
-                grads = _run_pre_hooks(node, list(grads))
-            if node.node_pre_hooks:
-                for hook in node.node_pre_hooks:
-                    replaced = hook(tuple(grads))
-                    if replaced is not None:
-                        grads = list(replaced)
-            stop_here = False
-            if targets:
-                for nr, received in enumerate(grads):
-                    slot = targets.get((id(node), nr))
-                    if slot is not None and capture:
-                        results[slot] = received
-                if node in target_nodes:
-                    # A target's own backward runs only if it leads on to another target;
-                    # backward() still runs a target leaf's AccumulateGrad.
-                    leaf = isinstance(node, AccumulateGrad)
-                    stop_here = (leaf and capture) or (not leaf and not any(
-                        child in needed for child, _ in node.next_functions))  # type: ignore
             edges = node.next_functions
-            if stop_here or (grads[0] is None and all(g is None for g in grads)):
-                grads_out: Sequence[Tensor | None] = [None] * len(edges)
+            if node.hooked or (node.__class__ is AccumulateGrad
+                               and node.variable._hooks) or targets:  # type: ignore
+                grads, grads_out = _run_hooked(node, grads, targets, target_nodes, needed,
+                                               capture, results)
+            elif grads[0] is None and all(g is None for g in grads):
+                grads_out = [None] * len(edges)
             else:
                 grads_out = node.apply_backward(grads)
                 if len(grads_out) != len(edges) and node.__class__ is not AccumulateGrad:
-                    raise RuntimeError(f"function {node.grad_fn_name} returned an incorrect "
-                                       f"number of gradients (expected {len(edges)}, got "
-                                       f"{len(grads_out)})")
-                if node.post_hooks:
-                    for hook in node.post_hooks:
-                        replaced = hook(tuple(grads_out), tuple(grads))
-                        if replaced is not None:
-                            grads_out = list(replaced)
+                    raise RuntimeError(_count_message(node, grads_out))
             if observer is not None:
                 observer.on_backward_node(node, grads, grads_out)
             if not retain_graph:
@@ -707,6 +696,53 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
 
 
 _NO_GRADS: list[Tensor | None] = [None]  # what a node gets when nothing was sent to it (read only)
+
+
+def _count_message(node: Node, grads_out: Sequence[Tensor | None]) -> str:
+    expected = len(node.next_functions)
+    return (f"function {node.grad_fn_name} returned an incorrect number of gradients (expected "
+            f"{expected}, got {len(grads_out)})")
+
+
+def _run_hooked(node: Node, grads: list[Tensor | None], targets: dict[tuple[int, int], int],
+                target_nodes: set[Node], needed: set[Node] | None, capture: bool,
+                results: list[Tensor | None]
+                ) -> tuple[list[Tensor | None], Sequence[Tensor | None]]:
+    """One node of the backward walk with what the plain walk skips: tensor hooks, retained
+    gradients, the node's pre- and post-hooks, and the targets of autograd.grad / inputs=.
+    Returns the gradients the node received (after its hooks) and those it sends on."""
+    if node.pre_hooks or node.retained or (node.__class__ is AccumulateGrad
+                                            and node.variable._hooks):  # type: ignore
+        grads = _run_pre_hooks(node, list(grads))
+    if node.node_pre_hooks:
+        for hook in node.node_pre_hooks:
+            replaced = hook(tuple(grads))
+            if replaced is not None:
+                grads = list(replaced)
+    stop_here = False
+    if targets:
+        for nr, received in enumerate(grads):
+            slot = targets.get((id(node), nr))
+            if slot is not None and capture:
+                results[slot] = received
+        if node in target_nodes:
+            # A target's own backward runs only if it leads on to another target;
+            # backward() still runs a target leaf's AccumulateGrad.
+            leaf = isinstance(node, AccumulateGrad)
+            stop_here = (leaf and capture) or (not leaf and not any(
+                child in needed for child, _ in node.next_functions))  # type: ignore
+    edges = node.next_functions
+    if stop_here or (grads[0] is None and all(g is None for g in grads)):
+        return grads, [None] * len(edges)
+    grads_out = node.apply_backward(grads)
+    if len(grads_out) != len(edges) and node.__class__ is not AccumulateGrad:
+        raise RuntimeError(_count_message(node, grads_out))
+    if node.post_hooks:
+        for hook in node.post_hooks:
+            replaced = hook(tuple(grads_out), tuple(grads))
+            if replaced is not None:
+                grads_out = list(replaced)
+    return grads, grads_out
 
 
 def _send(buffers: dict[Node, list[Tensor | None]], node: Node, output_nr: int,

@@ -24,6 +24,7 @@ from engine.autograd import (
     gradient_edge,
     post_accumulate_hooks,
 )
+from engine.late_imports import late
 from engine.printing import format_scalar_tensor, tensor_repr
 from engine.size import Size
 from engine.tensor_operators import TensorOperators
@@ -276,11 +277,9 @@ class Tensor(TensorOperators):
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
-        # lazy: engine.functional.gradients imports this module
-        from engine.functional.gradients import backward
-
-        backward([self], None if gradient is None else [gradient],
-                 retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
+        backward = late("engine.functional.gradients", "backward")
+        backward([self], None if gradient is None else [gradient], retain_graph=retain_graph,
+                 create_graph=create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         out = Tensor._wrap(self.array)
@@ -398,9 +397,7 @@ class Tensor(TensorOperators):
         return bool(self.array.flags.c_contiguous)
 
     def contiguous(self, memory_format: Any = None) -> Tensor:
-        from engine.ops.shape import contiguous  # lazy: engine.ops.shape imports this module
-
-        return contiguous(self)
+        return late("engine.ops.shape", "contiguous")(self)  # type: ignore[no-any-return]
 
     def cpu(self) -> Tensor:
         return self
@@ -595,18 +592,15 @@ class Tensor(TensorOperators):
                           "release. Consider `x.mT` to transpose batches of matrices or "
                           "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
                           "dimensions of a tensor.", UserWarning, stacklevel=2)
-        from engine.ops.shape import permute  # lazy: engine.ops.shape imports this module
-
-        return permute(self, *reversed(range(self.ndim)))
+        return late("engine.ops.shape", "permute")(  # type: ignore[no-any-return]
+            self, *reversed(range(self.ndim)))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802 - PyTorch's name
         if self.ndim < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of "
                                f"matrices. Got {self.ndim}-D tensor.")
-        from engine.ops.shape import transpose  # lazy: engine.ops.shape imports this module
-
-        return transpose(self, -2, -1)
+        return late("engine.ops.shape", "transpose")(self, -2, -1)  # type: ignore[no-any-return]
 
     # --- in place ------------------------------------------------------------------------------
 
@@ -694,9 +688,7 @@ class Tensor(TensorOperators):
             self.array.fill(0)
             self._version[0] += 1
             return self
-        from engine.ops.shape import Zero  # lazy: engine.ops.shape imports this module
-
-        return self.assign_inplace(Zero.apply(self, value=0))
+        return self.assign_inplace(late("engine.ops.shape", "Zero").apply(self, value=0))
 
     def fill_(self, value: Any) -> Tensor:
         from engine.ops.shape import Fill, FillTensor  # lazy: engine.ops.shape imports this module
@@ -728,14 +720,10 @@ class Tensor(TensorOperators):
     # --- indexing ------------------------------------------------------------------------------
 
     def __getitem__(self, index: Any) -> Tensor:
-        from engine.ops.index import getitem  # lazy: engine.ops.index imports this module
-
-        return getitem(self, index)
+        return late("engine.ops.index", "getitem")(self, index)  # type: ignore[no-any-return]
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        from engine.ops.index import setitem  # lazy: engine.ops.index imports this module
-
-        setitem(self, index, value)
+        late("engine.ops.index", "setitem")(self, index, value)
 
 
 NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}

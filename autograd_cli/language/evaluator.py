@@ -27,7 +27,7 @@ import itertools
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from types import MethodType
+from types import FunctionType, MethodType
 from typing import Any
 
 try:
@@ -633,6 +633,10 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         plain = self.plain_attributes.get(type(value))
         if plain is not None and node.attr in plain:  # get_attribute's first step, inline
             return getattr(value, node.attr)
+        if value.__class__ is Namespace and node.attr[0] != "_":  # `torch.no_grad`, inline
+            member = value.members.get(node.attr, MISSING)
+            if member is not MISSING:
+                return member
         return self.get_attribute(value, node.attr)
 
     def _binary_op(self, node: ast.BinOp) -> Any:
@@ -678,6 +682,10 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
     def call_value(self, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """Call what the program called: its functions run here, the rest are host calls."""
         kind = type(function)
+        if kind is MethodType or kind is FunctionType:  # a host function (torch's, a tensor's)
+            result = function(*args, **kwargs)
+            charge_result(result)
+            return result
         if kind is UserFunction:
             return self._call_user(function, args, kwargs)
         if kind is BoundMethod and type(function.function) is UserFunction:

@@ -99,25 +99,28 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
     return first
 
 
+_ZEROS: dict[np.dtype, np.ndarray] = {}
+
+
 def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
-    """The sum of a contiguous 1-D array in the same order as `_loop2d`, in a handful of
-    numpy calls (a training loop sums tensors many times): `_row_sum` of its vectors with
-    the 4 partial sums side by side in one row of 4 * lanes, then the elements after the last
-    vector, then the lanes. The final `+ 0` settles the sign of a zero (`_ordered_sum`)."""
+    """The sum of a contiguous 1-D array as a 1-element array, in the same order as `_loop2d`,
+    in a handful of numpy calls (a training loop sums tensors many times): `_row_sum` of its
+    vectors with the 4 partial sums side by side in one row of 4 * lanes, then the elements
+    after the last vector, then the lanes. The sum starts from +0, which settles the sign of a
+    zero (`_ordered_sum`)."""
     size = x.shape[0]
+    zero = _ZEROS.get(x.dtype)
+    if zero is None:
+        zero = _ZEROS[x.dtype] = np.zeros(1, dtype=x.dtype)
     vectors = size // lanes
-    accumulate = np.add.accumulate  # the ufunc method: cumsum without numpy's wrapper
     if vectors == 0:  # scalar row_sum: 4 partial sums, the tail into the first
-        if size < ILP:
-            order = x
-        else:
-            order = x[[0, *range(ILP, size), *range(1, ILP)]]
-        return accumulate(order)[-1] + 0  # type: ignore[no-any-return]
+        order = x if size < ILP else x[[0, *range(ILP, size), *range(1, ILP)]]
+        return np.add.accumulate(np.concatenate((zero, order)))[-1:]  # type: ignore[no-any-return]
     size_ilp = vectors // ILP
     end = vectors * lanes
     grouped = size_ilp * ILP * lanes
     if size_ilp:
-        rows = x[:grouped].reshape(size_ilp, ILP * lanes)
+        rows = (x if grouped == size else x[:grouped]).reshape(size_ilp, ILP * lanes)
         partials = (np.add.reduce(rows, 0) if size_ilp < 16 else  # one chunk: in order
                     _multi_row_sum(rows)).reshape(ILP, lanes)
         if end > grouped:  # the leftover vectors go into the first partial sum
@@ -127,9 +130,8 @@ def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
     else:
         rows = x[:end].reshape(vectors, lanes)
     first = np.add.reduce(rows, 0)  # rows of `lanes` >= 4 values: added in order
-    if end < size:
-        first = np.concatenate((x[end:], first))
-    return accumulate(first)[-1] + 0  # type: ignore[no-any-return]
+    order = np.concatenate((zero, x[end:], first)) if end < size else np.concatenate((zero, first))
+    return np.add.accumulate(order)[-1:]  # type: ignore[no-any-return]
 
 
 def _inner_vectorized(block: np.ndarray, lanes: int) -> np.ndarray:
@@ -270,7 +272,7 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
             result_shape = _TOTAL_SHAPES[key] = _total_shape(a.shape, dims, keepdim)
         if result_shape is not None:  # everything is summed into one value (the common case)
             total = _contiguous_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
-            return np.asarray(total.reshape(result_shape))
+            return total.reshape(result_shape)
     out_shape, kept, shape, outs, ins = _plan(a.shape, tuple(s // a.itemsize for s in a.strides),
                                               dims)
     out = np.zeros(max(1, math.prod(out_shape)), dtype=a.dtype)

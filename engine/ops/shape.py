@@ -13,6 +13,7 @@ import numpy as np
 
 from engine import budget, dtypes, grad_mode
 from engine.autograd import Function, arrays_suffice
+from engine.late_imports import late
 from engine.operands import broadcast_error
 from engine.ops.numerics import torch_sum
 from engine.registry import public
@@ -54,9 +55,7 @@ def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
             array = torch_sum(array, dims, True)
         return Tensor._wrap(array.reshape(shape))
     if dims:
-        from engine.ops.reduce import SumDim  # reduce imports this module
-
-        tensor = SumDim.apply(tensor, dims=dims, keepdim=True)
+        tensor = late("engine.ops.reduce", "SumDim").apply(tensor, dims=dims, keepdim=True)
     return view(tensor, shape) if len(have) != len(shape) else tensor
 
 
@@ -309,14 +308,25 @@ class Expand(Function):
 def broadcast_view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """np.broadcast_to(a, shape) (a read-only view), built directly: 10x cheaper on small
     arrays, and every sum's backward expands its gradient."""
-    if not a.flags.c_contiguous:
+    key = (a.shape, a.strides, shape)
+    strides = _BROADCAST_STRIDES.get(key, ())
+    if strides == ():
+        strides = None
+        if a.flags.c_contiguous:
+            lead = len(shape) - a.ndim
+            strides = (0,) * lead + tuple(0 if size == 1 and n != 1 else stride
+                                          for size, n, stride
+                                          in zip(a.shape, shape[lead:], a.strides, strict=True))
+        if len(_BROADCAST_STRIDES) < 4096:
+            _BROADCAST_STRIDES[key] = strides
+    if strides is None:
         return np.broadcast_to(a, shape)
-    lead = len(shape) - a.ndim
-    strides = (0,) * lead + tuple(0 if size == 1 and n != 1 else stride for size, n, stride
-                                  in zip(a.shape, shape[lead:], a.strides, strict=True))
     out = np.ndarray(shape, a.dtype, buffer=a, strides=strides)
     out.flags.writeable = False
     return out
+
+
+_BROADCAST_STRIDES: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | None] = {}
 
 
 def expand_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
