@@ -105,7 +105,10 @@ def is_program_class(value: Any) -> bool:
 
 
 def is_program_instance(value: Any) -> bool:
-    return any(MEMBERS_KEY in klass.__dict__ for klass in type(value).__mro__)
+    for klass in type(value).__mro__:  # a loop, not any(): asked for every `with` and call
+        if MEMBERS_KEY in klass.__dict__:
+            return True
+    return False
 
 
 def is_plain_program_object(value: Any) -> bool:

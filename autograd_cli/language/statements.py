@@ -65,17 +65,21 @@ class StatementHandlers:
     def exit_context(self, manager: Any, error: ScriptError | None) -> bool:
         """`__exit__` of a `with`; True if it swallowed `error` (a program's own manager
         may; a limit hit never reaches a program's __exit__)."""
-        exception = None if error is None else exceptions.program_exception(error)
+        if error is None:  # the common case: nothing to hand to __exit__, nothing swallowed
+            saved = self.node
+            type(manager).__exit__(manager, None, None, None)
+            self.node = saved
+            return False
+        exception = exceptions.program_exception(error)
         program = classes.is_program_instance(manager)
-        if error is not None and exception is None:
+        if exception is None:
             if not program:
                 type(manager).__exit__(manager, None, None, None)
             return False
         saved = self.node
-        result = type(manager).__exit__(manager, None if exception is None else type(exception),
-                                        exception, None)
+        result = type(manager).__exit__(manager, type(exception), exception, None)
         self.node = saved
-        return bool(result) and program and exception is not None
+        return bool(result) and program
 
     def _assert(self, node: ast.Assert) -> None:
         test = self.eval(node.test)

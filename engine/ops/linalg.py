@@ -225,9 +225,11 @@ class Addmm(Function):
         self.column_major = (_column_major(a), _column_major(b))
         self.beta, self.alpha = beta, alpha
         target = (a.shape[0], b.shape[1])
-        if bias.shape != target:  # a bias that may broadcast the product further
+        fits = bias.shape == target or bias.shape == target[1:]  # nn.Linear's: no checks
+        if not fits:  # a bias that may broadcast the product further
             budget.check_broadcast((bias.shape, target), a.itemsize)
-        if bias.dtype == a.dtype and np.broadcast_shapes(bias.shape, target) == target:
+            fits = np.broadcast_shapes(bias.shape, target) == target
+        if bias.dtype == a.dtype and fits:
             product = mkl.gemm(a, b, bias, alpha, beta)  # MKL starts from the bias
             if product is not None:
                 return product

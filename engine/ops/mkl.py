@@ -152,7 +152,8 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
     if bias is None:  # beta 0: MKL writes every entry without reading it
         out = np.zeros((m, n), dtype=a.dtype) if k == 0 else np.empty((m, n), dtype=a.dtype)
     else:
-        out = np.array(np.broadcast_to(bias.astype(a.dtype, copy=False), (m, n)), order="C")
+        out = np.empty((m, n), dtype=a.dtype)
+        out[...] = bias  # broadcast, in a's dtype
     if m == 0 or n == 0 or k == 0:
         return out
     swapped = n != 1  # a one-column result is column-major already: C = A B as is;
@@ -163,9 +164,21 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
     trans_a, mem_a, lda = _operand(first, rows, k, swapped)
     trans_b, mem_b, ldb = _operand(second, k, cols, swapped)
     _GEMM[a.dtype](
-        COLUMN_MAJOR, trans_a, trans_b, rows, cols, k, alpha, mem_a.ctypes.data, lda,
-        mem_b.ctypes.data, ldb, 0.0 if bias is None else beta, out.ctypes.data, ldc)
+        COLUMN_MAJOR, trans_a, trans_b, rows, cols, k, alpha, address(mem_a), lda,
+        address(mem_b), ldb, 0.0 if bias is None else beta, address(out), ldc)
     return out
+
+
+_BYTE = ctypes.c_char * 1
+
+
+def address(x: np.ndarray) -> int:
+    """Where the first element of a C- or Fortran-contiguous array is: a ctypes view of its
+    buffer gives it three times faster than `x.ctypes.data` (a product makes three)."""
+    try:
+        return ctypes.addressof(_BYTE.from_buffer(x if x.flags.c_contiguous else x.T))
+    except (TypeError, ValueError, BufferError):  # read-only, or empty
+        return x.ctypes.data  # type: ignore[no-any-return]
 
 
 def gemv(a: np.ndarray, v: np.ndarray, start: np.ndarray | None = None, alpha: float = 1.0,

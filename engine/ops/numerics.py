@@ -280,9 +280,14 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
         out[0] = out[0] + a
     elif a.size:
         lanes = VECTOR_BYTES // a.dtype.itemsize
-        view = np.lib.stride_tricks.as_strided(
-            a, shape=tuple(reversed(shape)), strides=tuple(s * a.itemsize for s in reversed(ins)),
-            writeable=False)
+        view_shape = tuple(reversed(shape))
+        view_strides = tuple(s * a.itemsize for s in reversed(ins))
+        if a.flags.c_contiguous:  # a view of its buffer: as_strided's wrapper costs more
+            view = np.ndarray(view_shape, a.dtype, buffer=a, strides=view_strides)
+            view.flags.writeable = False
+        else:
+            view = np.lib.stride_tricks.as_strided(a, shape=view_shape, strides=view_strides,
+                                                   writeable=False)
         outer = shape[2:]
         if all(outs[2:]):  # every outer position has outputs of its own: all at once
             bases = np.zeros(tuple(outer), dtype=np.int64)
@@ -472,7 +477,7 @@ def fmadd(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
     if (x.ndim == y.ndim == z.ndim == 0 and x.dtype is _FLOAT32 and y.dtype is _FLOAT32
             and z.dtype is _FLOAT32):  # one float32 each (a scalar parameter): python floats
         return np.float32(float(x) * float(y) + float(z))  # type: ignore[return-value]
-    dtype = np.result_type(x, y, z)
+    dtype = x.dtype if x.dtype is y.dtype is z.dtype else np.result_type(x, y, z)
     if dtype.itemsize < 8:  # (z joins the float64 product as float64)
         return (np.multiply(x, y, dtype=np.float64) + z).astype(dtype)  # type: ignore
     return np.asarray(x * y + z, dtype=dtype)
