@@ -176,7 +176,7 @@ def address(x: np.ndarray) -> int:
     """Where the first element of a C- or Fortran-contiguous array is: a ctypes view of its
     buffer gives it three times faster than `x.ctypes.data` (a product makes three)."""
     try:
-        return ctypes.addressof(_BYTE.from_buffer(x if x.flags.c_contiguous else x.T))
+        return ctypes.addressof(_BYTE.from_buffer(x if x.flags.c_contiguous else x.T))  # type: ignore[arg-type]
     except (TypeError, ValueError, BufferError):  # read-only, or empty
         return x.ctypes.data  # type: ignore[no-any-return]
 
