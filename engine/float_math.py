@@ -7,8 +7,6 @@ is one rounding, not two. numpy has no fused multiply-add, so `fma32`/`fma64` co
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
 import math
 from typing import Any
@@ -89,6 +87,8 @@ def log_glibc(values: np.ndarray) -> np.ndarray:
 
 @functools.cache
 def _libm_float(name: str) -> Any:
+    import ctypes.util  # lazy: it brings subprocess, shutil and tempfile into every start
+
     function = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name + "f")
     function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
     return function

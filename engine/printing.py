@@ -13,7 +13,6 @@ The facts reproduced here, which users compare character by character against Py
   its own line when it would pass ``linewidth``.
 """
 
-import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -31,13 +30,15 @@ __all__ = [
 ]
 
 
-@dataclasses.dataclass
 class PrintOptions:
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+    """torch's print options (what `vars()` of one holds is what get_printoptions returns)."""
+
+    def __init__(self) -> None:
+        self.precision: int = 4
+        self.threshold: float = 1000
+        self.edgeitems: int = 3
+        self.linewidth: int = 80
+        self.sci_mode: bool | None = None
 
 
 PRINT_OPTIONS = PrintOptions()
@@ -83,7 +84,7 @@ def set_printoptions(
 
 def get_printoptions() -> dict[str, Any]:
     """``torch.get_printoptions``: the options as keyword arguments for set_printoptions."""
-    return dataclasses.asdict(PRINT_OPTIONS)
+    return dict(vars(PRINT_OPTIONS))
 
 
 def tensor_repr(

@@ -188,7 +188,6 @@ def test_simple_command_lines_read_without_typer_mean_what_they_mean_to_typer() 
     """main.py starts simple command lines without typer: each flag and option it reads must
     be typer's (same parameter, same value, values typer accepts), and each option it leaves
     out must get typer's default."""
-    import dataclasses
     from enum import Enum
 
     import typer.main
@@ -198,7 +197,7 @@ def test_simple_command_lines_read_without_typer_mean_what_they_mean_to_typer() 
     from autograd_cli.language.limits import Limits
     from renderers.formats import FORMATS, VIEWS
 
-    limit_names = {field.name for field in dataclasses.fields(Limits)}
+    limit_names = set(Limits._fields)
     commands: Any = typer.main.get_command(app).commands  # type: ignore[attr-defined]
     assert set(DEFAULTS) == set(FLAGS) == set(VALUED)
     for name in DEFAULTS:

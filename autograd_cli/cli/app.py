@@ -11,7 +11,6 @@ parameters of them. The console script starts in main.py, which runs the simple 
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import inspect
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from autograd_cli.cli.main import silence_stdout
 from autograd_cli.cli.options import CHOICE, COMMANDS, FLAG, INT, OUTPUT, PATH, Command, Option
 from autograd_cli.cli.usage import LIMITS_PANEL, AgraphCommand, choice_parser, number_parser
 from autograd_cli.graph.paths import output_path
-from autograd_cli.language.limits import DESCRIPTIONS, Limits, option_name
+from autograd_cli.language.limits import DESCRIPTIONS, LIMIT_TYPES, Limits, option_name
 
 app = typer.Typer(
     name="agraph",
@@ -57,26 +56,22 @@ def _options(version: Annotated[bool, typer.Option(
 def with_limits(command: Callable[..., Any]) -> Callable[..., Any]:
     """Give a command one `--max-...` option per field of `Limits`, handed over as `limits=`."""
     defaults = Limits()
-    fields = dataclasses.fields(Limits)
     extra = [
         inspect.Parameter(
-            field.name, inspect.Parameter.KEYWORD_ONLY,
-            annotation=Annotated[float if field.type in ("float", float) else int,  # type: ignore
-                                 typer.Option(option_name(field.name),
-                                              help=DESCRIPTIONS[field.name],
-                                              parser=number_parser(
-                                                  float if field.type in ("float", float)
-                                                  else int),
+            name, inspect.Parameter.KEYWORD_ONLY,
+            annotation=Annotated[kind,  # type: ignore[valid-type]
+                                 typer.Option(option_name(name), help=DESCRIPTIONS[name],
+                                              parser=number_parser(kind),
                                               rich_help_panel=LIMITS_PANEL,
                                               show_default=True)],
-            default=getattr(defaults, field.name))
-        for field in fields
+            default=getattr(defaults, name))
+        for name, kind in LIMIT_TYPES.items()
     ]
     signature = inspect.signature(command, eval_str=True)
     params = [p for p in signature.parameters.values() if p.name != "limits"]
 
     def wrapper(**kwargs: Any) -> Any:
-        values = {f.name: kwargs.pop(f.name) for f in fields}
+        values = {name: kwargs.pop(name) for name in LIMIT_TYPES}
         try:
             limits = Limits(**values)
         except ValueError as error:  # nan, inf, 0, -1: a usage error (exit 2)

@@ -8,16 +8,14 @@ The `--max-...` limits are not here: each command takes one per field of `Limits
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from renderers.formats import FORMATS, VIEWS
 
 FLAG, CHOICE, OUTPUT, PATH, INT, TEXT = "flag", "choice", "output", "path", "int", "text"
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One option (or argument) of a command.
 
     `param` is the keyword the command's function (its `family` module) takes. `names` are the
@@ -44,8 +42,7 @@ class Option:
         return not self.argument and self.kind in (FLAG, CHOICE, OUTPUT)
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     help: str
     options: tuple[Option, ...]
     family: str  # the module of autograd_cli/cli/ whose function of the command's name runs it

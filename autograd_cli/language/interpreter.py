@@ -14,7 +14,6 @@ import threading
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 from autograd_cli.language.checker import check_program
@@ -48,14 +47,20 @@ class Observer(Protocol):
     def on_statement(self, node: ast.stmt) -> None: ...
 
 
-@dataclass
 class RunResult:
     """What a run left: its globals (in binding order), output, warnings and error."""
 
-    variables: dict[str, Any] = field(default_factory=dict)
-    stdout: str = ""
-    warnings: list[WarningRecord] = field(default_factory=list)
-    error: ScriptError | None = None
+    def __init__(self, variables: dict[str, Any] | None = None, stdout: str = "",
+                 warnings: list[WarningRecord] | None = None,
+                 error: ScriptError | None = None) -> None:
+        self.variables: dict[str, Any] = {} if variables is None else variables
+        self.stdout = stdout
+        self.warnings: list[WarningRecord] = [] if warnings is None else warnings
+        self.error = error
+
+    def __repr__(self) -> str:
+        return (f"RunResult(variables={self.variables!r}, stdout={self.stdout!r}, "
+                f"warnings={self.warnings!r}, error={self.error!r})")
 
 
 def run_program(text: str, limits: Limits | None = None, *, observer: Any = None,

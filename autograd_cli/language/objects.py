@@ -22,11 +22,10 @@ import re
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from itertools import chain, compress, filterfalse, repeat
 from operator import and_, not_
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from autograd_cli.language.limits import LimitExceeded
 from engine.addresses import address_of
@@ -41,8 +40,7 @@ class FunctionCaller(Protocol):
                        kwargs: dict[str, Any]) -> Any: ...
 
 
-@dataclass(frozen=True)
-class Signature:
+class Signature(NamedTuple):
     """The parameters of a user function, with its default values (evaluated at `def` time)."""
 
     positional: tuple[str, ...]

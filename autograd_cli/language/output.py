@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from autograd_cli.language.limits import LimitExceeded
 
 
-@dataclass(frozen=True)
-class WarningRecord:
+class WarningRecord(NamedTuple):
     """A warning the engine raised while the program ran, at the program's line."""
 
     category: str

@@ -25,7 +25,7 @@ class SourceError(ScriptError):
     """The program file cannot be read or is not UTF-8 text; the type is Python's word for it."""
 
 
-def read_source(path: str, max_bytes: int = Limits.max_source_bytes) -> str:
+def read_source(path: str, max_bytes: int = Limits().max_source_bytes) -> str:
     """The program text at `path` (`-` for stdin), decoded and with LF line ends."""
     if path == "-":
         data = _read_capped(sys.stdin.buffer, max_bytes)
