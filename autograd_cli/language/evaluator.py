@@ -628,7 +628,12 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
                 inner.attr == "__class__"):  # `x.__class__.__name__`, and no other use of it
             value = self.eval(inner.value)
             return type(value).__name__
-        value = self.expressions[inner.__class__](inner)
+        if inner.__class__ is ast.Name:  # `x.attr`: _name, inline
+            value = self.scope.names.get(inner.id, MISSING)  # type: ignore[attr-defined]
+            if value is MISSING:
+                value = self._load(inner.id, inner)  # type: ignore[attr-defined]
+        else:
+            value = self.expressions[inner.__class__](inner)
         self.node = node
         plain = self.plain_attributes.get(type(value))
         if plain is not None and node.attr in plain:  # get_attribute's first step, inline

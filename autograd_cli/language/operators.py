@@ -22,6 +22,7 @@ from autograd_cli.language.limits import LimitExceeded, Limits
 from autograd_cli.language.memory import check_container, check_text, size_argument
 from autograd_cli.language.objects import is_engine_object
 from engine import memory
+from engine.tensor import Tensor
 
 BINARY_OPERATORS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -49,6 +50,9 @@ _SEQUENCES = (str, list, tuple)
 # operands (and subclasses, like torch.Size) whose result an operator can blow up: big
 # integers, repeated sequences, % formats
 _SIZED = (int, str, list, tuple, bytes)
+# what a tensor on the left of an operator can take without a size check: never a sequence
+# (`t * [1]` repeats the list t.__index__() times)
+_TENSOR_OPERANDS = frozenset({Tensor, int, float, bool})
 # Integer results this close to max_int_bits (estimated from the operands' bits) are computed
 # and then measured: the estimate can be a bit off, the computation is then cheap.
 _MARGIN_BITS = 64
@@ -79,7 +83,8 @@ class CheckedOperators:
 
     def binary(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
         """`left <op> right`."""
-        if not isinstance(left, _SIZED) and not isinstance(right, _SIZED):
+        if not isinstance(left, _SIZED) and not isinstance(right, _SIZED) or (
+                left.__class__ is Tensor and right.__class__ in _TENSOR_OPERANDS):
             return BINARY_OPERATORS[operation](left, right)  # tensors, floats: nothing to check
         if operation is ast.Mod and type(left) is str:
             return self.formatter.percent(left, right)
@@ -87,6 +92,8 @@ class CheckedOperators:
 
     def inplace(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
         """`left <op>= right`: the object's in-place method if it has one."""
+        if left.__class__ is Tensor and right.__class__ in _TENSOR_OPERANDS:  # `w -= lr * g`
+            return INPLACE_OPERATORS[operation](left, right)
         if operation is ast.Mod and type(left) is str:
             return self.formatter.percent(left, right)
         if type(left) is list and operation is ast.Add:

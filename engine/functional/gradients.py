@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.autograd import run_backward
+from engine.backward import run_backward
 from engine.registry import public
 from engine.tensor import Tensor
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from engine import float_math
 from engine.float_math import fma32
+from engine.ops.strided import strided_view
 
 VECTOR_BYTES = 32  # the sum kernel is built for AVX2 even on AVX512 machines: 8 float lanes
 ILP = 4
@@ -280,14 +281,8 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
         out[0] = out[0] + a
     elif a.size:
         lanes = VECTOR_BYTES // a.dtype.itemsize
-        view_shape = tuple(reversed(shape))
-        view_strides = tuple(s * a.itemsize for s in reversed(ins))
-        if a.flags.c_contiguous:  # a view of its buffer: as_strided's wrapper costs more
-            view = np.ndarray(view_shape, a.dtype, buffer=a, strides=view_strides)
-            view.flags.writeable = False
-        else:
-            view = np.lib.stride_tricks.as_strided(a, shape=view_shape, strides=view_strides,
-                                                   writeable=False)
+        view = strided_view(a, tuple(reversed(shape)),
+                            tuple(s * a.itemsize for s in reversed(ins)))
         outer = shape[2:]
         if all(outs[2:]):  # every outer position has outputs of its own: all at once
             bases = np.zeros(tuple(outer), dtype=np.int64)

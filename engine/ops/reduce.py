@@ -14,6 +14,7 @@ from engine.ops.arith import DivScalar
 from engine.ops.numerics import torch_sum
 from engine.ops.pointwise import Sgn, float_input, where
 from engine.ops.selection import MaskedFill, MaskedFillTensor, Scatter
+from engine.ops.strided import broadcast_view
 from engine.tensor import Tensor, normalize_dim
 
 
@@ -54,7 +55,7 @@ class Sum(Function):
     def backward(self, grad, inputs, output):
         grad = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
         if arrays_suffice() and grad.array.shape != self.input_shape:  # expand, without a node
-            expanded = Tensor._wrap(shape_ops.broadcast_view(grad.array, self.input_shape))
+            expanded = Tensor._wrap(broadcast_view(grad.array, self.input_shape))
             return (shape_ops.view_of(grad, expanded),)
         return (shape_ops.expand_to(grad, self.input_shape),)
 
