@@ -15,6 +15,7 @@ from engine import functional as F
 from engine.functional import convolution as convolution_functions
 from engine.nn import (
     activation,
+    attention,
     container,
     convolution,
     functional,
@@ -44,13 +45,14 @@ def _classes(module: ModuleType) -> dict[str, Any]:
 
 
 NN: dict[str, Any] = {"Module": Module, "Parameter": Parameter, "init": init.init}
-for _family in (layers, convolution, pooling, normalization, recurrent, activation, loss,
-                margin_loss, container):
+for _family in (layers, convolution, pooling, normalization, recurrent, activation, attention,
+                loss, margin_loss, container):
     NN.update(_classes(_family))
+del NN["NonDynamicallyQuantizableLinear"]  # torch.nn.modules.linear's, not torch.nn's
 
 FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
                               "rms_norm": normalization.rms_norm,
                               "embedding": embedding, "batch_norm": batch_norm,
                               "cosine_similarity": F.cosine_similarity}
-for _family in (functional, loss, margin_loss, convolution_functions):
+for _family in (functional, attention, loss, margin_loss, convolution_functions):
     FUNCTIONAL.update(_defined(_family, FunctionType))
