@@ -27,9 +27,11 @@ from engine.autograd import Function
 from engine.nn import functional as nn_functional
 from engine.nn import loss as nn_loss
 from engine.nn import utils_rnn
+from engine.nn import attention as nn_attention
 from engine.ops import (
     activation,
     arith,
+    attention,
     convolution,
     decompositions,
     index,
@@ -119,6 +121,20 @@ def batched(draw: Any) -> list[tuple[int, ...]]:
 def addmm_shapes(draw: Any) -> list[tuple[int, ...]]:
     a, b = matrices(draw)
     return [broadcast_to(draw, (a[0], b[1])), a, b]
+
+
+def attention_shapes(draw: Any) -> list[tuple[int, ...]]:
+    """query (B, H, L, D), key and value (B, H, S, D)."""
+    b, h, length, keys, dim = (draw(st.integers(1, 3)) for _ in range(5))
+    return [(b, h, length, dim), (b, h, keys, dim), (b, h, keys, dim)]
+
+
+def _masked_attention(q: Tensor, k: Tensor, v: Tensor) -> Tensor:
+    """The flash kernel with a float mask (a fixed one, broadcast over batch and heads)."""
+    rows, columns = q.shape_tuple[2], k.shape_tuple[2]
+    mask = np.linspace(-1.0, 1.0, rows * columns).reshape(rows, columns)
+    return nn_attention.scaled_dot_product_attention(q, k, v, attn_mask=Tensor._wrap(mask),
+                                                     scale=0.7)
 
 
 def matmul_shapes(draw: Any) -> list[tuple[int, ...]]:
@@ -310,6 +326,15 @@ CHECKS: list[Check] = [
     C(reduce.Maximum, lambda a, b: F.maximum(a, b), pair, distinct=True),
     C(reduce.Minimum, lambda a, b: F.minimum(a, b), pair, distinct=True),
     C(reduce.Softmax, lambda a: a.softmax(-1), one(1)),
+    C(attention.SafeSoftmax, lambda a: attention.SafeSoftmax.apply(a, dim=a.ndim - 1), one(1)),
+    # the flash kernel's backward is not differentiable (in PyTorch neither): first order only
+    C(attention.ScaledDotProductFlashAttentionForCpu, nn_attention.scaled_dot_product_attention,
+      attention_shapes, second_order=False),
+    C(attention.ScaledDotProductFlashAttentionForCpu,
+      lambda q, k, v: nn_attention.scaled_dot_product_attention(q, k, v, is_causal=True),
+      attention_shapes, second_order=False, name="sdpa_causal"),
+    C(attention.ScaledDotProductFlashAttentionForCpu, _masked_attention, attention_shapes,
+      second_order=False, name="sdpa_mask"),
     C(reduce.SoftmaxBackwardData,
       lambda g, y: reduce.SoftmaxBackwardData.apply(g, y.softmax(-1), dim=y.ndim - 1),
       same(2, min_dims=1)),
