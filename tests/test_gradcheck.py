@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 import engine.ops
 from engine import functional as F
 from engine.autograd import Function
+from engine.nn import attention as nn_attention
 from engine.nn import functional as nn_functional
 from engine.nn import loss as nn_loss
 from engine.nn import utils_rnn
-from engine.nn import attention as nn_attention
 from engine.ops import (
     activation,
     arith,
