@@ -26,6 +26,7 @@ from engine.nn import (
     normalization,
     pooling,
     recurrent,
+    transformer,
 )
 from engine.nn.module import Module
 from engine.ops.norm import batch_norm, embedding, layer_norm
@@ -46,7 +47,7 @@ def _classes(module: ModuleType) -> dict[str, Any]:
 
 NN: dict[str, Any] = {"Module": Module, "Parameter": Parameter, "init": init.init}
 for _family in (layers, convolution, pooling, normalization, recurrent, activation, attention,
-                loss, margin_loss, container):
+                transformer, loss, margin_loss, container):
     NN.update(_classes(_family))
 del NN["NonDynamicallyQuantizableLinear"]  # torch.nn.modules.linear's, not torch.nn's
 

@@ -294,7 +294,10 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool,  # noqa: A0
         shape = input.shape_tuple
         if features:
             shape = shape[:2] + (1,) * (input.ndim - 2)
-        keep = random.bernoulli_mask(shape, 1 - p).astype(kind)
+        keep = random.bernoulli_mask(shape, 1 - p)
+        if not features:  # empty_like(input) keeps a transposed input's strides: memory order
+            keep = random.in_memory_order(input, keep)
+        keep = keep.astype(kind)
         if alpha:
             a = 1.0 / math.sqrt((SELU_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p))
             offset = (keep - kind.type(1)) * kind.type(SELU_ALPHA_DROPOUT * a) + kind.type(

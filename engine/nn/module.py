@@ -516,3 +516,26 @@ def zero_grads(named: Iterator[tuple[str, Tensor]] | list[Tensor], set_to_none: 
         else:
             grad.requires_grad_(False)
         grad.zero_()
+
+
+def copied(module: Module) -> Module:
+    """copy.deepcopy of a module tree, as nn.Transformer*'s _get_clones makes its layers: each
+    parameter and buffer a new leaf with its data copied (requires_grad kept), each submodule
+    copied, the other attributes (numbers, strings, functions, hook lists) copied shallowly."""
+    result = object.__new__(type(module))
+    for name, item in module.__dict__.items():
+        if name in ("_parameters", "_buffers"):
+            item = {key: None if t is None else _copied_tensor(t) for key, t in item.items()}
+        elif name == "_modules":
+            item = {key: None if m is None else copied(m) for key, m in item.items()}
+        elif isinstance(item, (list, dict, set)):
+            item = type(item)(item)
+        object.__setattr__(result, name, item)
+    return result
+
+
+def _copied_tensor(tensor: Tensor) -> Tensor:
+    data = Tensor._wrap(np.array(tensor.array, copy=True))
+    if isinstance(tensor, Parameter):
+        return Parameter(data, tensor.requires_grad)
+    return data.requires_grad_(True) if tensor.requires_grad else data
