@@ -5,7 +5,7 @@ softmax of SDPA's math path.
 The flash kernel (aten/src/ATen/native/cpu/FlashAttentionKernel.cpp, AVX512 build) walks
 each (batch, head) in blocks of query rows (32, 64 or 256 by the query length) and of keys
 (512): an MKL gemm for q @ k.T, the scale (and the mask) applied in float, the row max, exp
-by ATen's exp_u20 on whole vectors of lanes and the C library's exp on the rest, their sum
+by ATen's exp_u20 on whole vectors of lanes and a scalar exp on the rest, their sum
 lane by lane then as a halving tree, a second gemm for the exp'd block @ v, the running
 maximum and sum rescaled between key blocks (an online softmax), and at the end the rows
 multiplied by 1 / sum. The backward recomputes each block's probabilities from the saved
@@ -56,8 +56,15 @@ def exp_u20(x: np.ndarray) -> np.ndarray:
     return (poly * scale * f32(2)).astype(f32)  # type: ignore[no-any-return]
 
 
+def _exp(x: np.ndarray) -> np.ndarray:
+    """The kernel's scalar exp of a float as torch's build computes it: the float64 exp rounded
+    once (measured against torch 2.13; the C library's expf, as ctypes reaches it, differs
+    from that in the last bit now and then)."""
+    return np.exp(x.astype(np.float64)).astype(x.dtype)  # type: ignore[no-any-return]
+
+
 def _exp_rows_sum(shifted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """_exp_reduce_sum_fusion_kernel on each row: exp (exp_u20 on whole vectors, libm's exp
+    """_exp_reduce_sum_fusion_kernel on each row: exp (exp_u20 on whole vectors, the scalar exp
     on the rest) and the sum (lane-wise accumulators, a halving tree, then the rest in order)."""
     lanes = _lanes(shifted.dtype)
     size = shifted.shape[-1]
@@ -76,7 +83,7 @@ def _exp_rows_sum(shifted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     else:
         total = np.zeros(shifted.shape[0], dtype=shifted.dtype)
     if size > full:
-        out[:, full:] = libm("exp", shifted[:, full:])
+        out[:, full:] = _exp(shifted[:, full:])
         for column in range(full, size):
             total = total + out[:, column]
     return out, total
@@ -130,7 +137,7 @@ def _forward_block(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray
         shifted = np.where(live[:, None], qk - np.where(live, block_max, 0)[:, None], 0)
         probabilities, block_sum = _exp_rows_sum(shifted.astype(dtype))
         probabilities[~live] = 0
-        rescale = libm("exp", (running_max - block_max).astype(dtype))
+        rescale = _exp((running_max - block_max).astype(dtype))
         running_sum = np.where(live, fma32(rescale, running_sum, block_sum) if dtype == np.float32
                                else block_sum + rescale * running_sum, running_sum)
         if n > 0:
@@ -170,7 +177,10 @@ class ScaledDotProductFlashAttentionForCpu(Function):
 
     def backward(self, grad, inputs, output):
         q, k, v = (t.array for t in inputs)
-        grads = self.gradients(np.ascontiguousarray(grad.array), q, k, v, output.array)
+        # grad_out.transpose(1, 2).contiguous(): rows (batch, query, head), as the kernel
+        # reads them (MKL's result depends on the operand's leading dimension)
+        rows = np.ascontiguousarray(grad.array.transpose(0, 2, 1, 3)).transpose(0, 2, 1, 3)
+        grads = self.gradients(rows, q, k, v, output.array)
         return tuple(Tensor._wrap(g) if need else None
                      for g, need in zip(grads, self.needs, strict=True))
 
