@@ -58,14 +58,16 @@ def _flash_mask_fits(mask: Tensor, query: Tensor, key: Tensor) -> bool:
 
 
 def _uses_flash(query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None,
-                dropout_p: float) -> bool:
+                dropout_p: float, enable_gqa: bool) -> bool:
     """use_flash_attention_cpp: the conditions under which CPU SDPA takes the flash kernel."""
     shapes = [t.shape_tuple for t in (query, key, value)]
     if any(len(s) != 4 for s in shapes) or dropout_p > 0.0:
         return False
     if query.array.dtype not in (np.float32, np.float64):
         return False
-    if len({s[0] for s in shapes}) > 1 or len({s[1] for s in shapes}) > 1:
+    heads = shapes[0][1]
+    grouped = enable_gqa and shapes[1][1] == shapes[2][1] and heads % shapes[1][1] == 0
+    if len({s[0] for s in shapes}) > 1 or (len({s[1] for s in shapes}) > 1 and not grouped):
         return False
     if len({s[3] for s in shapes}) > 1 or shapes[0][2] == 0 or shapes[1][2] == 0:
         return False
@@ -93,7 +95,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  enable_gqa: bool = False) -> Tensor:
     _check_inputs(query, key, value, attn_mask)
     mask = None if attn_mask is None else _float_mask(attn_mask, query.array.dtype)
-    if _uses_flash(query, key, value, mask, dropout_p):
+    if _uses_flash(query, key, value, mask, dropout_p, enable_gqa):
         array = None
         if mask is not None:
             batches, heads, length, _ = query.shape_tuple
@@ -103,7 +105,30 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                     lead + (length, key.shape_tuple[2]))
         return ScaledDotProductFlashAttentionForCpu.apply(
             query, key, value, mask=array, causal=is_causal, scale=_scale_of(query, scale))
+    if enable_gqa:
+        key, value = _grouped(query, key, value)
     return _math_attention(query, key, value, mask, dropout_p, is_causal, scale)
+
+
+def _grouped(query: Tensor, key: Tensor, value: Tensor) -> tuple[Tensor, Tensor]:
+    """pre_process_group_query_attention_input: unless all head counts (dim -3) agree, key and
+    value repeat_interleave'd to the query's."""
+    heads = [t.shape_tuple[-3] for t in (query, key, value)]
+    if heads[0] % heads[1] or heads[0] % heads[2]:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads "
+                           "in ")
+    if heads[0] == heads[1] == heads[2]:
+        return key, value
+    return _repeated(key, heads[0] // heads[1]), _repeated(value, heads[0] // heads[2])
+
+
+def _repeated(other: Tensor, repeats: int) -> Tensor:
+    """repeat_interleave(repeats, dim=-3) as ATen records it: unsqueeze, expand, a contiguous
+    copy, view."""
+    dim = other.ndim - 3
+    shape = other.shape_tuple
+    expanded = other.unsqueeze(dim + 1).expand(*shape[:dim + 1], repeats, *shape[dim + 1:])
+    return expanded.contiguous().view(*shape[:dim], shape[dim] * repeats, *shape[dim + 1:])
 
 
 def _math_attention(query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None,

@@ -151,8 +151,10 @@ def _forward_block(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray
 
 
 class ScaledDotProductFlashAttentionForCpu(Function):
-    """_scaled_dot_product_flash_attention_for_cpu: q, k, v (batch, heads, length, dim); the
-    mask (float, broadcast to (batch or 1, heads or 1, L, S)) is not differentiable."""
+    """_scaled_dot_product_flash_attention_for_cpu: q (batch, heads, L, dim), k and v (batch,
+    heads or a divisor of it (grouped-query attention: query head h reads key head
+    h // (heads / key heads)), S, dim); the mask (float, broadcast to (batch or 1, heads or 1,
+    L, S)) is not differentiable."""
 
     grad_fn_name = "ScaledDotProductFlashAttentionForCpuBackward0"
     saves = (0, 1, 2)
@@ -165,14 +167,15 @@ class ScaledDotProductFlashAttentionForCpu(Function):
         out = np.empty(q.shape[:3] + v.shape[3:], dtype=q.dtype)
         self.logsumexp = np.empty((batches, heads, length), dtype=q.dtype)
         split = min(q_split(length), length)
+        group = heads // k.shape[1]  # grouped-query attention: query heads per key head
         for b in range(batches):
             for h in range(heads):
                 rows = _mask_rows(mask, b, h)
                 for m in range(0, length, split):
                     block = slice(m, m + split)
                     out[b, h, block], self.logsumexp[b, h, block] = _forward_block(
-                        q[b, h, block], k[b, h], v[b, h], None if rows is None else rows[block],
-                        self.scale, m, causal)
+                        q[b, h, block], k[b, h // group], v[b, h // group],
+                        None if rows is None else rows[block], self.scale, m, causal)
         return out
 
     def backward(self, grad, inputs, output):
@@ -191,9 +194,10 @@ class ScaledDotProductFlashAttentionForCpu(Function):
         grad_q, grad_k, grad_v = np.zeros_like(q), np.zeros_like(k), np.zeros_like(v)
         length, kv_size = q.shape[2], v.shape[2]
         split, kv_split = min(q_split(length), length), min(KV_SPLIT, kv_size)
+        group = q.shape[1] // k.shape[1]
         for b in range(q.shape[0]):
             for h in range(q.shape[1]):
-                rows = _mask_rows(self.mask, b, h)
+                rows, g = _mask_rows(self.mask, b, h), h // group
                 for m in range(0, length, split):
                     block = slice(m, m + split)
                     count = min(split, length - m)
@@ -202,7 +206,7 @@ class ScaledDotProductFlashAttentionForCpu(Function):
                     num_keys = min(m + count, kv_size) if self.causal else kv_size
                     for n in range(0, num_keys, kv_split):
                         keys = slice(n, n + min(kv_split, kv_size - n))
-                        attn = _gemm(qb, k[b, h, keys].T, alpha=float(self.scale))
+                        attn = _gemm(qb, k[b, g, keys].T, alpha=float(self.scale))
                         if rows is not None:
                             attn = (attn + rows[block, keys].astype(dtype)).astype(dtype)
                         shifted = attn - self.logsumexp[b, h, block][:, None]
@@ -210,12 +214,12 @@ class ScaledDotProductFlashAttentionForCpu(Function):
                                 else np.exp(shifted))
                         if self.causal and num_keys - n <= kv_split:
                             attn[_causal_limit(count, m, n, attn.shape[1])] = 0
-                        grad_v[b, h, keys] = _gemm(attn.T, go, grad_v[b, h, keys])
-                        grad_attn = _gemm(go, v[b, h, keys].T)
+                        grad_v[b, g, keys] = _gemm(attn.T, go, grad_v[b, g, keys])
+                        grad_attn = _gemm(go, v[b, g, keys].T)
                         grad_attn = attn * (grad_attn - dsum[:, None])
-                        grad_q[b, h, block] = _gemm(grad_attn, k[b, h, keys], grad_q[b, h, block],
+                        grad_q[b, h, block] = _gemm(grad_attn, k[b, g, keys], grad_q[b, h, block],
                                                     float(self.scale))
-                        grad_k[b, h, keys] = _gemm(grad_attn.T, qb, grad_k[b, h, keys],
+                        grad_k[b, g, keys] = _gemm(grad_attn.T, qb, grad_k[b, g, keys],
                                                    float(self.scale))
         return grad_q, grad_k, grad_v
 
