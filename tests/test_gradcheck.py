@@ -129,6 +129,13 @@ def attention_shapes(draw: Any) -> list[tuple[int, ...]]:
     return [(b, h, length, dim), (b, h, keys, dim), (b, h, keys, dim)]
 
 
+def grouped_attention_shapes(draw: Any) -> list[tuple[int, ...]]:
+    """grouped-query attention: 2 or 4 query heads over 1 or 2 key/value heads."""
+    b, kv_heads, length, keys, dim = (draw(st.integers(1, 2)) for _ in range(5))
+    heads = kv_heads * 2
+    return [(b, heads, length, dim), (b, kv_heads, keys, dim), (b, kv_heads, keys, dim)]
+
+
 def _masked_attention(q: Tensor, k: Tensor, v: Tensor) -> Tensor:
     """The flash kernel with a float mask (a fixed one, broadcast over batch and heads)."""
     rows, columns = q.shape_tuple[2], k.shape_tuple[2]
@@ -335,6 +342,9 @@ CHECKS: list[Check] = [
       attention_shapes, second_order=False, name="sdpa_causal"),
     C(attention.ScaledDotProductFlashAttentionForCpu, _masked_attention, attention_shapes,
       second_order=False, name="sdpa_mask"),
+    C(attention.ScaledDotProductFlashAttentionForCpu,
+      lambda q, k, v: nn_attention.scaled_dot_product_attention(q, k, v, enable_gqa=True),
+      grouped_attention_shapes, second_order=False, name="sdpa_grouped_query"),
     C(reduce.SoftmaxBackwardData,
       lambda g, y: reduce.SoftmaxBackwardData.apply(g, y.softmax(-1), dim=y.ndim - 1),
       same(2, min_dims=1)),
