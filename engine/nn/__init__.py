@@ -27,7 +27,7 @@ from engine.nn import (
     recurrent,
 )
 from engine.nn.module import Module
-from engine.ops.norm import batch_norm, embedding, layer_norm
+from engine.ops.norm import batch_norm, embedding, group_norm, layer_norm
 from engine.tensor import Parameter
 
 
@@ -51,6 +51,7 @@ for _family in (layers, convolution, pooling, normalization, recurrent, activati
 FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
                               "rms_norm": normalization.rms_norm,
                               "embedding": embedding, "batch_norm": batch_norm,
+                              "group_norm": group_norm,
                               "cosine_similarity": F.cosine_similarity}
 for _family in (functional, loss, margin_loss, convolution_functions):
     FUNCTIONAL.update(_defined(_family, FunctionType))
