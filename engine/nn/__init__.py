@@ -1,6 +1,6 @@
 """`torch.nn`, one module per family: module.py (nn.Module), layers.py, activation.py, loss.py,
-margin_loss.py, container.py, functional.py (nn.functional), init.py (nn.init) and utils.py
-(nn.utils).
+margin_loss.py, container.py, upsampling.py, functional.py (nn.functional), init.py (nn.init)
+and utils.py (nn.utils).
 
 `NN` and `FUNCTIONAL` are what a program reaches as `torch.nn` and `torch.nn.functional`:
 every public Module class and function of the families, gathered here.
@@ -25,6 +25,7 @@ from engine.nn import (
     normalization,
     pooling,
     recurrent,
+    upsampling,
 )
 from engine.nn.module import Module
 from engine.ops.norm import batch_norm, embedding, group_norm, layer_norm
@@ -45,7 +46,7 @@ def _classes(module: ModuleType) -> dict[str, Any]:
 
 NN: dict[str, Any] = {"Module": Module, "Parameter": Parameter, "init": init.init}
 for _family in (layers, convolution, pooling, normalization, recurrent, activation, loss,
-                margin_loss, container):
+                margin_loss, container, upsampling):
     NN.update(_classes(_family))
 
 FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
@@ -53,5 +54,5 @@ FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm"
                               "embedding": embedding, "batch_norm": batch_norm,
                               "group_norm": group_norm,
                               "cosine_similarity": F.cosine_similarity}
-for _family in (functional, loss, margin_loss, convolution_functions):
+for _family in (functional, loss, margin_loss, convolution_functions, upsampling):
     FUNCTIONAL.update(_defined(_family, FunctionType))
