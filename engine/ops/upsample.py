@@ -133,11 +133,12 @@ def _bilinear(x: np.ndarray, taps: list[Taps]) -> np.ndarray:
     return total  # type: ignore[no-any-return]
 
 
-class Resize(Function):
-    """One resize op; subclasses name PyTorch's grad_fn and the mode."""
+class Resize:
+    """The forward of a resize op (a mixin of each op below, which names PyTorch's grad_fn
+    and the mode)."""
 
     mode = ""
-    gradient_op: type[ResizeGradient]
+    gradient_op: type[Function]
 
     def forward(self, x: np.ndarray, sizes: tuple[int, ...] = (), scales: tuple[Any, ...] = (),
                 align_corners: bool = False) -> np.ndarray:
@@ -204,10 +205,11 @@ def _linear_cells(taps: list[Taps], sizes: tuple[int, ...], dtype: np.dtype
     return cells, weights
 
 
-class ResizeGradient(Function):
-    """The derivative of a resize: each output gradient added into what it read."""
+class ResizeGradient:
+    """The derivative of a resize as an op: each output gradient added into what it read (a
+    mixin of the ops `_gradient_of` makes)."""
 
-    resize_op: type[Resize]
+    resize_op: type[Function]
     mode = ""
 
     def forward(self, grad: np.ndarray, input_shape: tuple[int, ...] = (),
@@ -242,53 +244,54 @@ class ResizeGradient(Function):
 
 # --- the ops, one per PyTorch grad_fn -----------------------------------------------------------
 
-class UpsampleNearest1D(Resize):
+class UpsampleNearest1D(Resize, Function):
     grad_fn_name, mode = "UpsampleNearest1DBackward0", "nearest"
 
 
-class UpsampleNearest2D(Resize):
+class UpsampleNearest2D(Resize, Function):
     grad_fn_name, mode = "UpsampleNearest2DBackward0", "nearest"
 
 
-class UpsampleNearest3D(Resize):
+class UpsampleNearest3D(Resize, Function):
     grad_fn_name, mode = "UpsampleNearest3DBackward0", "nearest"
 
 
-class UpsampleNearestExact1D(Resize):
+class UpsampleNearestExact1D(Resize, Function):
     grad_fn_name, mode = "UpsampleNearestExact1DBackward0", "nearest-exact"
 
 
-class UpsampleNearestExact2D(Resize):
+class UpsampleNearestExact2D(Resize, Function):
     grad_fn_name, mode = "UpsampleNearestExact2DBackward0", "nearest-exact"
 
 
-class UpsampleNearestExact3D(Resize):
+class UpsampleNearestExact3D(Resize, Function):
     grad_fn_name, mode = "UpsampleNearestExact3DBackward0", "nearest-exact"
 
 
-class UpsampleLinear1D(Resize):
+class UpsampleLinear1D(Resize, Function):
     grad_fn_name, mode = "UpsampleLinear1DBackward0", "linear"
 
 
-class UpsampleBilinear2D(Resize):
+class UpsampleBilinear2D(Resize, Function):
     grad_fn_name, mode = "UpsampleBilinear2DBackward0", "bilinear"
 
 
-class UpsampleTrilinear3D(Resize):
+class UpsampleTrilinear3D(Resize, Function):
     grad_fn_name, mode = "UpsampleTrilinear3DBackward0", "trilinear"
 
 
-RESIZES: dict[tuple[str, int], type[Resize]] = {
+RESIZES: dict[tuple[str, int], Any] = {
     (op.mode, int(op.__name__[-2])): op for op in (
         UpsampleNearest1D, UpsampleNearest2D, UpsampleNearest3D, UpsampleNearestExact1D,
         UpsampleNearestExact2D, UpsampleNearestExact3D, UpsampleLinear1D, UpsampleBilinear2D,
         UpsampleTrilinear3D)}
 
 
-def _gradient_of(resize: type[Resize]) -> type[ResizeGradient]:
-    """The derivative op of `resize`, named as PyTorch names the node of a double backward."""
+def _gradient_of(resize: Any) -> type[Function]:
+    """The derivative op of `resize`, named as PyTorch names the node of a double backward
+    (its finite-difference checks are the second derivatives of the resize's)."""
     name = resize.__name__ + "Backward"
-    return type(name, (ResizeGradient,), {
+    return type(name, (ResizeGradient, Function), {
         "grad_fn_name": resize.grad_fn_name.replace("Backward0", "BackwardBackward0"),
         "mode": resize.mode, "resize_op": resize, "__module__": __name__})
 
