@@ -87,7 +87,7 @@ def rowwise_moments(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x = rows[:, k]
         delta = x - mean
         mean = mean + delta / kind(n + 1)
-        tail = (n + 1, mean, fma(delta, x - mean, m2, dtype))
+        tail = (n + 1, mean, m2 + delta * (x - mean))
     _, lane_means, lane_m2 = stack[0]
     for lane in range(lanes):
         tail = _merge_scalars(tail, (vectors, lane_means[:, lane], lane_m2[:, lane]))

@@ -11,7 +11,7 @@ import numpy as np
 from engine import creation, dtypes, grad_mode
 from engine.autograd import Function
 from engine.float_math import fma
-from engine.ops import batch_norm_cpu
+from engine.ops import batch_norm_cpu, group_norm_cpu
 from engine.ops.moments import rowwise_moments
 from engine.ops.pointwise import Rsqrt
 from engine.ops.reduce import MeanDim, SumDim, reduced_dims, vector_norm
@@ -81,8 +81,9 @@ class NativeGroupNorm(Function):
     y = x * scale + shift with scale = rstd * weight and shift = bias - scale * mean, each one
     fused multiply-add ((x - mean) * rstd without weight and bias).
 
-    The backward recomputes the statistics with ops (as NativeLayerNorm does), so it is
-    differentiable again."""
+    The backward is ATen's kernel (engine/ops/group_norm_cpu.py); with create_graph it
+    recomputes the statistics with ops (as NativeLayerNorm does), so it is differentiable
+    again."""
 
     grad_fn_name = "NativeGroupNormBackward0"
     saves = (0, 1)
@@ -99,6 +100,7 @@ class NativeGroupNorm(Function):
             return np.empty_like(x)
         mean, var = rowwise_moments(rows)
         rstd = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(x.dtype)
+        self.mean, self.rstd = mean, rstd
         if weight is None and bias is None:
             return ((rows - mean[:, None]) * rstd[:, None]).reshape(x.shape)
         planes = rows.reshape(batch, channels, -1)
@@ -114,6 +116,14 @@ class NativeGroupNorm(Function):
 
     def backward(self, grad, inputs, output):
         x, weight = inputs[0], inputs[1]
+        if self.needs[2] and self.input_meta[1] is None:  # PyTorch 2.13 fails so (a bias
+            raise RuntimeError("tensor does not have a device")  # without a weight)
+        if (not grad_mode.is_grad_enabled() and hasattr(self, "rstd")
+                and x.array.dtype in (np.float32, np.float64)):  # ATen's kernel
+            arrays = group_norm_cpu.backward(
+                grad.array, x.array, self.mean, self.rstd,
+                None if weight is None else weight.array, self.groups, self.needs)
+            return tuple(None if a is None else Tensor._wrap(a) for a in arrays)
         batch, channels = x.shape_tuple[:2]
         groups = reshape(x, (batch, self.groups, -1))
         mean = MeanDim.apply(groups, dims=(2,), keepdim=True)
