@@ -546,6 +546,8 @@ CHECKS: list[Check] = [
       name="bilinear_scale_factor"),
     C(upsample.UpsampleTrilinear3D, lambda x: upsampling.interpolate(
         x, size=(2, 3, 3), mode="trilinear"), fixed((1, 1, 2, 2, 3))),
+    C(upsample.UpsampleBicubic2D, lambda x: upsampling.interpolate(
+        x, size=(5, 3), mode="bicubic"), fixed((1, 1, 3, 4))),
     # the derivative op itself (its own derivative is the resize again)
     C(upsample.UpsampleBilinear2D.gradient_op, lambda g: upsample.UpsampleBilinear2D.gradient_op
       .apply(g, input_shape=(1, 1, 2, 3), sizes=(3, 4), scales=(None, None),

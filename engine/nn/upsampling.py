@@ -1,6 +1,8 @@
 """Upsample, UpsamplingNearest2d, UpsamplingBilinear2d and the functions behind them:
-F.interpolate, with PyTorch's argument checks, messages and output sizes, and its deprecated
-spellings F.upsample, F.upsample_nearest, F.upsample_bilinear (each with its UserWarning).
+F.interpolate (nearest, nearest-exact, linear, bilinear, bicubic, trilinear; 2-D area as an
+adaptive average pool), with PyTorch's argument checks, messages and output sizes, and its
+deprecated spellings F.upsample, F.upsample_nearest, F.upsample_bilinear (each with its
+UserWarning).
 The resize itself, and its derivative, is engine/ops/upsample.py."""
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ _KERNELS = {("nearest", 1): "compute_indices_weights_nearest",
             ("nearest-exact", 1): "compute_indices_weights_nearest",
             ("nearest", 2): "upsample_nearest2d_channels_last",
             ("nearest-exact", 2): "upsample_nearest2d_channels_last",
-            ("nearest", 3): "upsample_nearest3d_channels_last",
-            ("nearest-exact", 3): "upsample_nearest3d_channels_last",
+            ("nearest", 3): "compute_indices_weights_nearest",
+            ("nearest-exact", 3): "compute_indices_weights_nearest",
             ("linear", 1): "compute_indices_weights_linear",
             ("bilinear", 2): "upsample_bilinear2d_channels_last",
-            ("trilinear", 3): "upsample_trilinear3d_channels_last"}
+            ("trilinear", 3): "compute_indices_weights_linear",
+            ("bicubic", 2): "compute_indices_weights_cubic"}
 
 
 def _is_integer(value: Any) -> bool:
@@ -121,15 +124,18 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,  # no
                                   "input")
     op = RESIZES.get((mode, dims))
     if op is None or antialias:
-        if mode in ("bicubic", "lanczos") and dims == 2 or antialias:
+        if mode == "lanczos" and dims == 2 or antialias:
             raise NotImplementedError(f"F.interpolate(mode={mode!r}, antialias={antialias}) is "
                                       "not supported by agraph")
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for "
             f"the modes: {MODES} (got {mode})")
     _check_sizes(list(input.shape_tuple[2:]), sizes)
-    nearest = mode.startswith("nearest")
-    if not input.dtype.is_floating_point and not (nearest and input.dtype is dtypes.uint8):
+    if input.dtype is dtypes.uint8 and mode in ("bilinear", "bicubic"):
+        raise NotImplementedError(f"F.interpolate(mode={mode!r}) of uint8 images (PyTorch's "
+                                  "integer-weight kernels) is not supported by agraph")
+    if not input.dtype.is_floating_point and not (mode.startswith("nearest")
+                                                  and input.dtype is dtypes.uint8):
         raise NotImplementedError(f'"{_KERNELS[(mode, dims)]}" not implemented for '
                                   f"'{dtypes.scalar_name(input.dtype)}'")
     return op.apply(input, sizes=tuple(sizes), scales=tuple(scales),  # type: ignore[no-any-return]

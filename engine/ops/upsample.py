@@ -1,16 +1,19 @@
 """Resizing by interpolation over the last 1, 2 or 3 dims (F.interpolate): nearest,
-nearest-exact and (bi/tri)linear, as ATen's CPU kernels (native/UpSample.h,
-native/cpu/UpSampleKernel.cpp) compute them, bit for bit.
+nearest-exact, (bi/tri)linear and bicubic, as ATen's CPU kernels (native/UpSample.h,
+native/cpu/UpSampleKernel.cpp, UpSampleBicubic2d.cpp) compute them, bit for bit.
 
 Each output position reads source indices and weights computed per dim in the kernel's
 precision (float for float32, double for float64): the scale is (in - 1) / (out - 1) with
 align_corners, else 1 / scale_factor when one was given, else in / out; the source position
-scale * (i + 0.5) - 0.5 is one fused multiply-add, as the compiled kernel has it. Linear modes
-blend the two neighbours of each dim: fma(t0, w0, t1 * w1), nested dim by dim, except that 2-D
-bilinear sums its four corners with the products of the two weights (PyTorch's kernel
-factors them so). The derivatives add each output's gradient into the inputs it read, in the
-order of the outputs, one fused multiply-add each (plain sums for nearest); they are ops of
-their own (`...BackwardBackward0`), whose derivative is the resize again.
+scale * (i + 0.5) - 0.5 is one fused multiply-add, as the vectorized build compiles it, and C's
+floorf rounds a double position to float before flooring. Each dim blends its taps as
+t1 * w1 with t0 * w0 and the others fused in (fma(t0, w0, t1 * w1) for two), nested dim by
+dim, except that 2-D bilinear sums its four corners with the products of the two weights
+(PyTorch's kernel factors them so); bicubic's weights are Keys' cubic with A = -0.75. The
+derivatives add each output's gradient into the inputs it read, in the order of the outputs:
+one fused multiply-add each for linear modes, plain sums for nearest and for bicubic (whose
+backward is built without fused multiply-adds). They are ops of their own
+(`...BackwardBackward0`), whose derivative is the resize again.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 from engine.autograd import Function
 from engine.float_math import fma
 
-Taps = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # index0, weight0, index1, weight1
+Taps = tuple[list[np.ndarray], list[np.ndarray]]  # the source indices and weights of each tap
 
 
 def _opmath(dtype: np.dtype) -> Any:
@@ -60,13 +63,61 @@ def linear_taps(size: int, out: int, align_corners: bool, scale: float | None,
     kind = _opmath(dtype)
     if size == out:
         index = np.arange(out)
-        return index, np.ones(out, dtype), index, np.zeros(out, dtype)
+        return [index, index], [np.ones(out, dtype), np.zeros(out, dtype)]
     real = _source_positions(source_scale(size, out, align_corners, scale, kind), out,
                              align_corners, kind)
-    first = np.minimum(_floorf(real), size - 1)
-    weight1 = np.minimum(np.maximum(real - first.astype(kind), kind(0)), kind(1))
+    first, weight1 = _index_and_lambda(real, size, kind)
     second = first + (first < size - 1)
-    return first, (kind(1) - weight1).astype(dtype), second, weight1.astype(dtype)
+    return [first, second], [(kind(1) - weight1).astype(dtype), weight1.astype(dtype)]
+
+
+def _index_and_lambda(real: np.ndarray, size: int, kind: Any) -> tuple[np.ndarray, np.ndarray]:
+    """guard_index_and_lambda: the tap below (at most the last) and the distance to it, in
+    [0, 1]."""
+    index = np.minimum(_floorf(real), size - 1)
+    return index, np.minimum(np.maximum(real - index.astype(kind), kind(0)), kind(1))
+
+
+def _cubic_near(x: np.ndarray, fused: bool) -> np.ndarray:
+    """cubic_convolution1 (A = -0.75) of a distance below 1: ((A + 2) x - (A + 3)) x x + 1, its
+    first step fused in the vectorized build."""
+    kind = x.dtype.type
+    inner = (fma(kind(1.25), x, kind(-2.25), x.dtype) if fused
+             else kind(1.25) * x - kind(2.25))
+    return inner * x * x + kind(1)  # type: ignore[no-any-return]
+
+
+def _cubic_far(x: np.ndarray, fused: bool) -> np.ndarray:
+    """cubic_convolution2 (A = -0.75) of a distance in [1, 2]: ((A x - 5A) x + 8A) x - 4A,
+    its first two steps fused in the vectorized build."""
+    kind = x.dtype.type
+    if fused:
+        inner = fma(fma(kind(-0.75), x, kind(3.75), x.dtype), x, kind(-6), x.dtype)
+    else:
+        inner = (kind(-0.75) * x + kind(3.75)) * x - kind(6)
+    return inner * x + kind(3)  # type: ignore[no-any-return]
+
+
+def cubic_taps(size: int, out: int, align_corners: bool, scale: float | None, dtype: np.dtype,
+               fused: bool = True) -> Taps:
+    """The four taps of bicubic interpolation (Keys, A = -0.75) per output index, indices
+    clamped to the edge; `fused` as the forward kernel computes them, else as the backward's
+    (built without fused multiply-adds)."""
+    kind = _opmath(dtype)
+    step = source_scale(size, out, align_corners, scale, kind)
+    index = np.arange(out, dtype=kind)
+    if align_corners:
+        real = index * step
+    elif fused:
+        real = fma(step, index + kind(0.5), kind(-0.5), np.dtype(kind))
+    else:
+        real = step * (index + kind(0.5)) - kind(0.5)
+    below, t = _index_and_lambda(real, size, kind)
+    rest = (1.0 - t.astype(np.float64)).astype(kind)
+    weights = [_cubic_far(t + kind(1), fused), _cubic_near(t, fused), _cubic_near(rest, fused),
+               _cubic_far(rest + kind(1), fused)]
+    indices = [np.clip(below + j - 1, 0, size - 1) for j in range(4)]
+    return indices, [w.astype(dtype) for w in weights]
 
 
 def nearest_taps(size: int, out: int, scale: float | None, exact: bool,
@@ -103,22 +154,26 @@ def _gather(x: np.ndarray, axis: int, index: np.ndarray) -> np.ndarray:
 
 
 def _blend(x: np.ndarray, taps: list[Taps], first_axis: int) -> np.ndarray:
-    """fma(t0, w0, t1 * w1) per dim, the last dim innermost."""
+    """Per dim, the last innermost: t1 * w1, then t0 * w0 and the other taps fused in, in
+    order (fma(t0, w0, t1 * w1) for two taps)."""
     if not taps:
         return x
-    i0, w0, i1, w1 = taps[0]
+    indices, weights = taps[0]
     shape = (-1,) + (1,) * (len(taps) - 1)
-    near = _blend(_gather(x, first_axis, i0), taps[1:], first_axis + 1)
-    far = _blend(_gather(x, first_axis, i1), taps[1:], first_axis + 1)
-    return fma(near, w0.reshape(shape), far * w1.reshape(shape), x.dtype)
+    parts = [_blend(_gather(x, first_axis, index), taps[1:], first_axis + 1)
+             for index in indices]
+    total = parts[1] * weights[1].reshape(shape)
+    for k in (0, *range(2, len(parts))):
+        total = fma(parts[k], weights[k].reshape(shape), total, x.dtype)
+    return total
 
 
 def _bilinear(x: np.ndarray, taps: list[Taps]) -> np.ndarray:
     """The four corners, each with the product of its two weights: (0,1) first, then (0,0),
     (1,0), (1,1), fused."""
-    (h0, hw0, h1, hw1), (v0, vw0, v1, vw1) = taps
-    rows = {0: (_gather(x, -2, h0), hw0), 1: (_gather(x, -2, h1), hw1)}
-    cols = {0: (v0, vw0), 1: (v1, vw1)}
+    (row_index, row_weights), (col_index, col_weights) = taps
+    rows = {r: (_gather(x, -2, row_index[r]), row_weights[r]) for r in (0, 1)}
+    cols = {c: (col_index[c], col_weights[c]) for c in (0, 1)}
 
     def corner(r: int, c: int) -> tuple[np.ndarray, np.ndarray]:
         plane, row_weight = rows[r]
@@ -156,9 +211,10 @@ class Resize:
         if x.dtype not in (np.float32, np.float64):  # half: the float kernel, rounded back
             return self.forward(x.astype(np.float32), sizes, scales,
                                 align_corners).astype(x.dtype)
-        taps = [linear_taps(size, count, align_corners, scale, x.dtype)
+        taps_of = cubic_taps if self.mode == "bicubic" else linear_taps
+        taps = [taps_of(size, count, align_corners, scale, x.dtype)
                 for size, count, scale in spatial]
-        if dims == 2:
+        if self.mode == "bilinear":
             return _bilinear(x, taps)
         return np.ascontiguousarray(_blend(x, taps, first_axis))
 
@@ -195,14 +251,30 @@ def _linear_cells(taps: list[Taps], sizes: tuple[int, ...], dtype: np.dtype
     the flat input cell it reads and the product of its weights, first dim first."""
     cells = np.zeros((1, 1), np.int64)
     weights = np.ones((1, 1), dtype)
-    for k, (i0, w0, i1, w1) in enumerate(taps):
+    for k, (indices, tap_weights) in enumerate(taps):
         stride = math.prod(sizes[k + 1:])
-        index = np.stack([i0, i1], -1) * stride
-        weight = np.stack([w0, w1], -1)
+        index = np.stack(indices, -1) * stride
+        weight = np.stack(tap_weights, -1)
         positions = cells.shape[0] * index.shape[0]
         cells = (cells[:, None, :, None] + index[None, :, None, :]).reshape(positions, -1)
         weights = (weights[:, None, :, None] * weight[None, :, None, :]).reshape(positions, -1)
     return cells, weights
+
+
+def _bicubic_terms(grad: np.ndarray, spatial: tuple[int, ...], scales: tuple[Any, ...],
+                   align_corners: bool) -> tuple[np.ndarray, np.ndarray]:
+    """What bicubic's backward kernel adds, in its order: per output (row-major) the 16 taps,
+    the column tap outermost, each (grad * row weight) * column weight, edges clamped."""
+    width, dtype = spatial[1], grad.dtype
+    (rows, row_weights), (cols, col_weights) = (
+        cubic_taps(size, count, align_corners, scale, dtype, fused=False)
+        for size, count, scale in zip(spatial, grad.shape[-2:], scales, strict=True))
+    row_index, col_index = np.stack(rows, -1), np.stack(cols, -1)  # (out, tap)
+    cells = row_index[:, None, None, :] * width + col_index[None, :, :, None]
+    g = grad[..., :, :, None, None]
+    values = (g * np.stack(row_weights, -1)[:, None, None, :]) * np.stack(col_weights, -1)[
+        None, :, :, None]
+    return cells.reshape(-1), values.reshape(*grad.shape[:-2], -1)
 
 
 class ResizeGradient:
@@ -221,12 +293,18 @@ class ResizeGradient:
         spatial = input_shape[len(input_shape) - dims:]
         lead = grad.shape[:grad.ndim - dims]
         flat = grad.reshape(*lead, -1)
-        if self.mode in ("nearest", "nearest-exact"):
+        if self.mode in ("nearest", "nearest-exact"):  # plain sums, in the order of the outputs
             cells = np.zeros((1,), np.int64)
             for size, count, scale in zip(spatial, sizes, scales, strict=True):
                 index = nearest_backward_taps(size, count, scale, self.mode != "nearest")
                 cells = (cells[:, None] * size + index[None, :]).reshape(-1)
             total = _ordered_add(math.prod(spatial), cells, flat, None)
+        elif grad.dtype not in (np.float32, np.float64):  # half: the float kernel, rounded back
+            return self.forward(grad.astype(np.float32), input_shape, sizes, scales,
+                                align_corners).astype(grad.dtype)
+        elif self.mode == "bicubic":
+            cells, values = _bicubic_terms(grad, spatial, scales, align_corners)
+            total = _ordered_add(math.prod(spatial), cells, values, None)
         else:
             taps = [linear_taps(size, count, align_corners, scale, grad.dtype)
                     for size, count, scale in zip(spatial, sizes, scales, strict=True)]
@@ -280,11 +358,15 @@ class UpsampleTrilinear3D(Resize, Function):
     grad_fn_name, mode = "UpsampleTrilinear3DBackward0", "trilinear"
 
 
+class UpsampleBicubic2D(Resize, Function):
+    grad_fn_name, mode = "UpsampleBicubic2DBackward0", "bicubic"
+
+
 RESIZES: dict[tuple[str, int], Any] = {
     (op.mode, int(op.__name__[-2])): op for op in (
         UpsampleNearest1D, UpsampleNearest2D, UpsampleNearest3D, UpsampleNearestExact1D,
         UpsampleNearestExact2D, UpsampleNearestExact3D, UpsampleLinear1D, UpsampleBilinear2D,
-        UpsampleTrilinear3D)}
+        UpsampleTrilinear3D, UpsampleBicubic2D)}
 
 
 def _gradient_of(resize: Any) -> type[Function]:
