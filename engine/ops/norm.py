@@ -17,7 +17,7 @@ from engine.ops.pointwise import Rsqrt
 from engine.ops.reduce import MeanDim, SumDim, reduced_dims, vector_norm
 from engine.ops.selection import IndexAdd
 from engine.ops.shape import reshape
-from engine.tensor import Tensor
+from engine.tensor import Tensor, normalize_dim
 
 
 class NativeLayerNorm(Function):
@@ -149,8 +149,8 @@ class NativeGroupNorm(Function):
 
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # noqa: A002
                bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
-    """F.group_norm (and torch.group_norm): PyTorch's checks of the groups, the weight and the
-    bias, in its order and words."""
+    """F.group_norm: its own checks of the rank and the count per group, then
+    torch.group_norm."""
     shape = list(input.shape_tuple)
     if input.ndim < 2:
         raise RuntimeError("Expected at least 2 dimensions for input tensor but received "
@@ -161,6 +161,16 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # 
     if count == 1:
         raise ValueError("Expected more than 1 value per channel when training, got input size "
                          f"{[shape[0] * shape[1] // num_groups, num_groups] + shape[2:]}")
+    return native_group_norm(input, num_groups, weight, bias, eps)
+
+
+def native_group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # noqa: A002
+                      bias: Tensor | None = None, eps: float = 1e-5,
+                      cudnn_enabled: bool = True) -> Tensor:
+    """ATen's group_norm: its checks of the groups, the weight and the bias, in its order and
+    words (torch.group_norm itself is not offered, as torch.layer_norm is not)."""
+    shape = list(input.shape_tuple)
+    normalize_dim(1, input.ndim)  # the channels
     channels = shape[1]
     if num_groups <= 0:
         raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
