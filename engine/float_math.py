@@ -69,6 +69,12 @@ def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
     return result
 
 
+def fma(a: Any, b: Any, c: Any, dtype: np.dtype) -> np.ndarray:
+    """a*b + c rounded once in DTYPE (float32 or float64), as a compiled kernel's fused
+    multiply-add gives it."""
+    return fma32(a, b, c) if dtype == f32 else fma64(a, b, c)
+
+
 def fma64_scalar(a: float, b: float, c: float) -> float:
     if b == 1.0 and c == 0.0:
         return a

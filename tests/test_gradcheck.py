@@ -27,7 +27,7 @@ from engine.autograd import Function
 from engine.nn import attention as nn_attention
 from engine.nn import functional as nn_functional
 from engine.nn import loss as nn_loss
-from engine.nn import utils_rnn
+from engine.nn import upsampling, utils_rnn
 from engine.ops import (
     activation,
     arith,
@@ -49,6 +49,7 @@ from engine.ops import (
     shape,
     special,
     statistics,
+    upsample,
 )
 from engine.tensor import Tensor
 
@@ -556,6 +557,36 @@ CHECKS: list[Check] = [
     C(norm.NativeBatchNorm, lambda x, w, b: norm.batch_norm(
         x, Tensor._wrap(np.array([0.5, -1.0])), Tensor._wrap(np.array([2.0, 0.5])), w, b),
       fixed((2, 2, 3), (2,), (2,)), name="batch_norm_eval"),
+    C(norm.NativeGroupNorm, lambda x, w, b: norm.group_norm(x, 2, w, b),
+      fixed((2, 4, 3), (4,), (4,)), distinct=True),
+    C(norm.NativeGroupNorm, lambda x: norm.group_norm(x, 1, eps=0.1), fixed((1, 2, 2, 2)),
+      distinct=True, name="group_norm_no_affine"),
+    C(upsample.UpsampleNearest1D, lambda x: upsampling.interpolate(x, size=5), fixed((1, 2, 3))),
+    C(upsample.UpsampleNearest2D, lambda x: upsampling.interpolate(x, scale_factor=(1.5, 0.7)),
+      fixed((1, 1, 3, 4))),
+    C(upsample.UpsampleNearest3D, lambda x: upsampling.interpolate(x, size=(3, 2, 2)),
+      fixed((1, 1, 2, 3, 1))),
+    C(upsample.UpsampleNearestExact1D, lambda x: upsampling.interpolate(
+        x, size=4, mode="nearest-exact"), fixed((2, 1, 3))),
+    C(upsample.UpsampleNearestExact2D, lambda x: upsampling.interpolate(
+        x, size=(5, 2), mode="nearest-exact"), fixed((1, 2, 3, 3))),
+    C(upsample.UpsampleNearestExact3D, lambda x: upsampling.interpolate(
+        x, scale_factor=2, mode="nearest-exact"), fixed((1, 1, 1, 2, 2))),
+    C(upsample.UpsampleLinear1D, lambda x: upsampling.interpolate(x, size=5, mode="linear"),
+      fixed((1, 2, 3))),
+    C(upsample.UpsampleBilinear2D, lambda x: upsampling.interpolate(
+        x, size=(4, 3), mode="bilinear", align_corners=True), fixed((1, 2, 3, 2))),
+    C(upsample.UpsampleBilinear2D, lambda x: upsampling.interpolate(
+        x, scale_factor=(1.7, 0.6), mode="bilinear"), fixed((1, 1, 3, 4)),
+      name="bilinear_scale_factor"),
+    C(upsample.UpsampleTrilinear3D, lambda x: upsampling.interpolate(
+        x, size=(2, 3, 3), mode="trilinear"), fixed((1, 1, 2, 2, 3))),
+    C(upsample.UpsampleBicubic2D, lambda x: upsampling.interpolate(
+        x, size=(5, 3), mode="bicubic"), fixed((1, 1, 3, 4))),
+    # the derivative op itself (its own derivative is the resize again)
+    C(upsample.UpsampleBilinear2D.gradient_op, lambda g: upsample.UpsampleBilinear2D.gradient_op
+      .apply(g, input_shape=(1, 1, 2, 3), sizes=(3, 4), scales=(None, None),
+             align_corners=False), fixed((1, 1, 3, 4)), name="bilinear_gradient"),
     C(recurrent.TransposeInPlace, lambda a: recurrent.TransposeInPlace.apply(a, dim0=0, dim1=1),
       one(2, 3)),
     # the LSTM layer's backward is on arrays (like PyTorch's, not differentiable again)

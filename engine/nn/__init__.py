@@ -1,6 +1,6 @@
 """`torch.nn`, one module per family: module.py (nn.Module), layers.py, activation.py, loss.py,
-margin_loss.py, container.py, functional.py (nn.functional), init.py (nn.init) and utils.py
-(nn.utils).
+margin_loss.py, container.py, upsampling.py, functional.py (nn.functional), init.py (nn.init)
+and utils.py (nn.utils).
 
 `NN` and `FUNCTIONAL` are what a program reaches as `torch.nn` and `torch.nn.functional`:
 every public Module class and function of the families, gathered here.
@@ -27,9 +27,10 @@ from engine.nn import (
     pooling,
     recurrent,
     transformer,
+    upsampling,
 )
 from engine.nn.module import Module
-from engine.ops.norm import batch_norm, embedding, layer_norm
+from engine.ops.norm import batch_norm, embedding, group_norm, layer_norm
 from engine.tensor import Parameter
 
 
@@ -47,13 +48,14 @@ def _classes(module: ModuleType) -> dict[str, Any]:
 
 NN: dict[str, Any] = {"Module": Module, "Parameter": Parameter, "init": init.init}
 for _family in (layers, convolution, pooling, normalization, recurrent, activation, attention,
-                transformer, loss, margin_loss, container):
+                transformer, loss, margin_loss, container, upsampling):
     NN.update(_classes(_family))
 del NN["NonDynamicallyQuantizableLinear"]  # torch.nn.modules.linear's, not torch.nn's
 
 FUNCTIONAL: dict[str, Any] = {"sigmoid": F.sigmoid, "tanh": F.tanh, "layer_norm": layer_norm,
                               "rms_norm": normalization.rms_norm,
                               "embedding": embedding, "batch_norm": batch_norm,
+                              "group_norm": group_norm,
                               "cosine_similarity": F.cosine_similarity}
-for _family in (functional, attention, loss, margin_loss, convolution_functions):
+for _family in (functional, attention, loss, margin_loss, convolution_functions, upsampling):
     FUNCTIONAL.update(_defined(_family, FunctionType))

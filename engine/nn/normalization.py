@@ -1,5 +1,6 @@
 """BatchNorm1d and BatchNorm2d: weight ones, bias zeros, the running statistics as buffers
 (running_mean, running_var, num_batches_tracked), updated in training mode as PyTorch does.
+GroupNorm: per-channel weight ones and bias zeros over group_norm (engine/ops/norm.py).
 RMSNorm: ATen's composite `rms_norm`, op for op."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import numpy as np
 
 from engine import budget, dtypes, grad_mode
 from engine.nn.module import Module, Parameter, affine_parameters
-from engine.ops.norm import batch_norm
+from engine.ops.norm import batch_norm, group_norm
 from engine.tensor import Tensor
 
 
@@ -84,6 +85,41 @@ class BatchNorm1d(_BatchNorm):
 
 class BatchNorm2d(_BatchNorm):
     ranks = (4,)
+
+
+class GroupNorm(Module):
+    """Normalizes groups of channels; weight ones and bias zeros per channel (affine)."""
+
+    PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "bias", "num_groups", "num_channels", "eps",
+                                          "affine", "reset_parameters"}
+    SETTABLE_ATTRS = frozenset({"weight", "bias", "eps"})
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
+                 affine: bool = True, device: Any = None, dtype: Any = None, *,
+                 bias: bool = True) -> None:
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups, self.num_channels = num_groups, num_channels
+        self.eps, self.affine = eps, affine
+        np_dtype = (dtypes.resolve(dtype) if dtype is not None else dtypes.default_float()).np
+        budget.check_shape((num_channels,), np_dtype.itemsize)
+        affine_parameters(self, num_channels, np_dtype, affine, bias)
+
+    def reset_parameters(self) -> None:
+        if self.affine:
+            with grad_mode.no_grad():
+                self.weight.fill_(1)
+                if self.bias is not None:
+                    self.bias.zero_()
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's name
+        return group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
+                f"affine={self.affine}, bias={self.bias is not None}")
 
 
 def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,  # noqa: A002

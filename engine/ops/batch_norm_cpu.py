@@ -18,14 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from engine.float_math import fma32, fma64
+from engine.float_math import fma
 from engine.threads import thread_chunks
 
 VECTOR_LANES = 16  # Vectorized<float> in the AVX512 build
-
-
-def _fma(a: Any, b: Any, c: Any, dtype: np.dtype) -> np.ndarray:
-    return fma32(a, b, c) if dtype == np.float32 else fma64(a, b, c)
 
 
 def _per_thread(rows: np.ndarray, step: Any) -> np.ndarray:
@@ -48,7 +44,7 @@ def statistics(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             sums = sums + np.add.reduce(x[begin:end], 0) + x.dtype.type(0)
         mean = (sums / max(count, 1)).astype(x.dtype)
         deviation = x - mean
-        var_sum = _per_thread(deviation, lambda buffer, row: _fma(
+        var_sum = _per_thread(deviation, lambda buffer, row: fma(
             deviation[row], deviation[row], buffer, x.dtype))
         return mean, var_sum.astype(x.dtype)
     channels = np.moveaxis(x, 1, 0).reshape(x.shape[1], -1)
@@ -82,7 +78,7 @@ def update_running(running_mean: Any, running_var: Any, mean: np.ndarray,
             array[...] = kind(momentum) * value + kind(1 - momentum) * array
         else:  # variance (unbiased): its term fused
             unbiased = var_sum / var_sum.dtype.type(count - 1)
-            array[...] = _fma(kind(momentum), unbiased.astype(array.dtype),
+            array[...] = fma(kind(momentum), unbiased.astype(array.dtype),
                               kind(1 - momentum) * array, array.dtype)
         running.bump_version()
 
@@ -93,8 +89,8 @@ def transform(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight: Any,
     shape = (1, -1) + (1,) * (x.ndim - 2)
     alpha = invstd if weight is None else (invstd * weight).astype(invstd.dtype)
     beta = (-(mean * alpha) if bias is None
-            else _fma(-mean, alpha, bias, alpha.dtype)).astype(alpha.dtype)
-    return _fma(x, alpha.reshape(shape), beta.reshape(shape), x.dtype)
+            else fma(-mean, alpha, bias, alpha.dtype)).astype(alpha.dtype)
+    return fma(x, alpha.reshape(shape), beta.reshape(shape), x.dtype)
 
 
 def backward_2d(grad: np.ndarray, x: np.ndarray, weight: Any, mean: np.ndarray,
@@ -105,7 +101,7 @@ def backward_2d(grad: np.ndarray, x: np.ndarray, weight: Any, mean: np.ndarray,
     w = np.ones(channels, dtype=x.dtype) if weight is None else weight
     centered = x - mean
     sums = _per_thread(grad, lambda buffer, row: buffer + grad[row]).astype(x.dtype)
-    dotp = _per_thread(grad, lambda buffer, row: _fma(
+    dotp = _per_thread(grad, lambda buffer, row: fma(
         centered[row], grad[row], buffer, x.dtype)).astype(x.dtype)
     if training:
         k = dotp * invstd * invstd / kind(count)
@@ -113,7 +109,7 @@ def backward_2d(grad: np.ndarray, x: np.ndarray, weight: Any, mean: np.ndarray,
         inner = grad - grad_mean - centered * k
         vector = channels - channels % VECTOR_LANES
         if vector:
-            inner[:, :vector] = _fma(-centered[:, :vector], k[:vector],
+            inner[:, :vector] = fma(-centered[:, :vector], k[:vector],
                                      (grad - grad_mean)[:, :vector], x.dtype)
         dx = inner * invstd * w
     else:

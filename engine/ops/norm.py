@@ -1,4 +1,6 @@
-"""layer_norm: one node, NativeLayerNormBackward0, as PyTorch's native_layer_norm."""
+"""The normalizations, each one node as PyTorch's native kernels: layer_norm
+(NativeLayerNormBackward0), group_norm (NativeGroupNormBackward0), batch_norm
+(NativeBatchNormBackward0); and embedding (EmbeddingBackward0)."""
 
 from __future__ import annotations
 
@@ -6,14 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from engine import creation, grad_mode
+from engine import creation, dtypes, grad_mode
 from engine.autograd import Function
-from engine.ops import batch_norm_cpu
+from engine.float_math import fma
+from engine.ops import batch_norm_cpu, group_norm_cpu
+from engine.ops.moments import rowwise_moments
 from engine.ops.pointwise import Rsqrt
 from engine.ops.reduce import MeanDim, SumDim, reduced_dims, vector_norm
 from engine.ops.selection import IndexAdd
 from engine.ops.shape import reshape
-from engine.tensor import Tensor
+from engine.tensor import Tensor, normalize_dim
 
 
 class NativeLayerNorm(Function):
@@ -69,6 +73,125 @@ def layer_norm(x: Tensor, normalized_shape: Any, weight: Tensor | None = None,
             f"[*, {', '.join(str(s) for s in shape)}], but got input of size"
             f"{list(x.shape_tuple)}")
     return NativeLayerNorm.apply(x, weight, bias, count=len(shape), eps=eps)
+
+
+class NativeGroupNorm(Function):
+    """Each group of channels (of each sample) normalized by its own mean and biased variance,
+    then scaled and shifted per channel: ATen's CPU kernel, moments by `rowwise_moments`, then
+    y = x * scale + shift with scale = rstd * weight and shift = bias - scale * mean, each one
+    fused multiply-add ((x - mean) * rstd without weight and bias).
+
+    The backward is ATen's kernel (engine/ops/group_norm_cpu.py); with create_graph it
+    recomputes the statistics with ops (as NativeLayerNorm does), so it is differentiable
+    again."""
+
+    grad_fn_name = "NativeGroupNormBackward0"
+    saves = (0, 1)
+
+    def forward(self, x: np.ndarray, weight: Any, bias: Any, groups: int = 1,
+                eps: float = 1e-5) -> np.ndarray:
+        self.groups, self.eps = groups, eps
+        if x.dtype not in (np.float32, np.float64):  # half: the float kernel, rounded back
+            weight, bias = (None if a is None else a.astype(np.float32) for a in (weight, bias))
+            return self.forward(x.astype(np.float32), weight, bias, groups, eps).astype(x.dtype)
+        batch, channels = x.shape[:2]
+        rows = np.ascontiguousarray(x).reshape(batch * groups, -1)
+        if rows.size == 0:
+            return np.empty_like(x)
+        mean, var = rowwise_moments(rows)
+        rstd = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(x.dtype)
+        self.mean, self.rstd = mean, rstd
+        if weight is None and bias is None:
+            return ((rows - mean[:, None]) * rstd[:, None]).reshape(x.shape)
+        planes = rows.reshape(batch, channels, -1)
+        per_channel = (batch, groups, channels // groups)
+        scale = np.broadcast_to(rstd.reshape(batch, groups, 1), per_channel)
+        if weight is not None:
+            scale = scale * weight.reshape(1, groups, -1)
+        shift = np.zeros((), x.dtype) if bias is None else bias.reshape(1, groups, -1)
+        shift = fma(-scale, mean.reshape(batch, groups, 1), shift, x.dtype)
+        out = fma(planes, scale.reshape(batch, channels, 1), shift.reshape(batch, channels, 1),
+                  x.dtype)
+        return out.reshape(x.shape)
+
+    def backward(self, grad, inputs, output):
+        x, weight = inputs[0], inputs[1]
+        if self.needs[2] and self.input_meta[1] is None:  # PyTorch 2.13 fails so (a bias
+            raise RuntimeError("tensor does not have a device")  # without a weight)
+        if (not grad_mode.is_grad_enabled() and hasattr(self, "rstd")
+                and x.array.dtype in (np.float32, np.float64)):  # ATen's kernel
+            arrays = group_norm_cpu.backward(
+                grad.array, x.array, self.mean, self.rstd,
+                None if weight is None else weight.array, self.groups, self.needs)
+            return tuple(None if a is None else Tensor._wrap(a) for a in arrays)
+        batch, channels = x.shape_tuple[:2]
+        groups = reshape(x, (batch, self.groups, -1))
+        mean = MeanDim.apply(groups, dims=(2,), keepdim=True)
+        centered = groups - mean
+        rstd = Rsqrt.apply(MeanDim.apply(centered * centered, dims=(2,), keepdim=True)
+                           + self.eps)
+        xhat = reshape(centered * rstd, (batch, channels, -1))
+        grads = reshape(grad, (batch, channels, -1))
+        grad_x = grad_w = grad_b = None
+        if self.needs[0]:
+            scaled = grads * reshape(weight, (1, -1, 1)) if weight is not None else grads
+            scaled = reshape(scaled, (batch, self.groups, -1))
+            flat_xhat = reshape(xhat, (batch, self.groups, -1))
+            inner = (scaled - MeanDim.apply(scaled, dims=(2,), keepdim=True)
+                     - flat_xhat * MeanDim.apply(scaled * flat_xhat, dims=(2,), keepdim=True))
+            grad_x = reshape(rstd * inner, x.shape_tuple)
+        if self.needs[1]:
+            grad_w = SumDim.apply(grads * xhat, dims=(0, 2))
+        if self.needs[2]:
+            grad_b = SumDim.apply(grads, dims=(0, 2))
+        return grad_x, grad_w, grad_b
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # noqa: A002
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """F.group_norm: its own checks of the rank and the count per group, then
+    torch.group_norm."""
+    shape = list(input.shape_tuple)
+    if input.ndim < 2:
+        raise RuntimeError("Expected at least 2 dimensions for input tensor but received "
+                           f"{input.ndim}")
+    count = shape[0] * shape[1] // num_groups
+    for size in shape[2:]:
+        count *= size
+    if count == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size "
+                         f"{[shape[0] * shape[1] // num_groups, num_groups] + shape[2:]}")
+    return native_group_norm(input, num_groups, weight, bias, eps)
+
+
+def native_group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,  # noqa: A002
+                      bias: Tensor | None = None, eps: float = 1e-5,
+                      cudnn_enabled: bool = True) -> Tensor:
+    """ATen's group_norm: its checks of the groups, the weight and the bias, in its order and
+    words (torch.group_norm itself is not offered, as torch.layer_norm is not)."""
+    shape = list(input.shape_tuple)
+    normalize_dim(1, input.ndim)  # the channels
+    channels = shape[1]
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
+    if channels % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, "
+                           f"but got input of shape {shape} and num_groups={num_groups}")
+    for name, tensor in (("weight", weight), ("bias", bias)):
+        if tensor is not None and (tensor.ndim != 1 or tensor.shape_tuple[0] != channels):
+            shown = weight.shape_tuple if weight is not None else (0,)  # ATen prints weight's
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in "
+                f"input, but got {name} of shape {list(shown)} and input of shape {shape}")
+    kind = dtypes.scalar_name(input.dtype)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"GroupNormKernelImpl" not implemented for \'{kind}\'')
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of {kind}")
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {kind} but found "
+                           f"{dtypes.scalar_name(bias.dtype)}")
+    return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps)
 
 
 class Embedding(Function):
