@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import functools
 from collections.abc import Callable, Iterator
+from types import BuiltinFunctionType, MethodType
 from typing import Any
 
 from autograd_cli.language.errors import ScriptError
@@ -453,6 +454,8 @@ def type_of(value: Any, builtins: dict[str, Any], reachable: Callable[[type], bo
             return builtin
     if reachable(kind):
         return kind
+    if kind is MethodType and value in builtins.values():  # print, sorted, ...: agraph's
+        kind = BuiltinFunctionType  # bound methods stand in for Python's built-in functions
     return ClassView(kind)
 
 

@@ -15,6 +15,7 @@ import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from autograd_cli.language.classes import MISSING, find_member
 from autograd_cli.language.limits import LimitExceeded, Limits
 from autograd_cli.language.memory import check_text
 from autograd_cli.language.objects import display_repr, display_str, is_engine_object
@@ -63,7 +64,11 @@ class TextFormatter:
             check_text(total, spec)
 
     def format_value(self, value: Any, spec: str) -> str:
-        """`format(value, spec)`: a field of an f-string or of `str.format`."""
+        """`format(value, spec)`: a field of an f-string or of `str.format`; a program class's
+        own `__format__` (installed on its host class) formats its objects, as in Python."""
+        if find_member(type(value), "__format__")[0] is not MISSING:
+            self.check_spec(spec)
+            return format(value, spec)
         if not spec and not is_engine_object(value):
             return display_str(value, self.max_len)
         self.check_spec(spec)
