@@ -73,9 +73,9 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray, 
         first = rstd[:, None] * dy if gamma is None else rstd[:, None] * dy * gamma
         dx = fma(b[:, None], x, first, dtype) + c[:, None]
     if len(needs) > 1 and needs[1]:
-        shift = -rstd * mean
-        dgamma = _per_thread(rows, lambda buffer, i: fma(
-            dy[i], fma(rstd[i], x[i], shift[i], dtype), buffer, dtype), size, dtype)
+        normalized = fma(rstd[:, None], x, (-rstd * mean)[:, None], dtype)
+        dgamma = _per_thread(rows, lambda buffer, i: fma(dy[i], normalized[i], buffer, dtype),
+                             size, dtype)
     if len(needs) > 2 and needs[2]:
         dbeta = _per_thread(rows, lambda buffer, i: buffer + dy[i], size, dtype)
     return dx, dgamma, dbeta
