@@ -162,6 +162,14 @@ def C(op: type[Function], function: Callable[..., Tensor], shapes: Shapes,
     return Check(op, function, shapes, **options)
 
 
+def layer_norm_backward(g: Tensor, x: Tensor, w: Tensor) -> Tensor:
+    """native_layer_norm_backward's dx and dweight (added, broadcast) as a function of the
+    upstream gradient, the input and the weight: NativeLayerNormBackwardBackward0."""
+    x, w = (t if t.requires_grad else t.detach().requires_grad_() for t in (x, w))
+    dx, dw = F.grad(norm.layer_norm(x, 9, w, None), [x, w], grad_outputs=g, create_graph=True)
+    return dx + dw
+
+
 def in_place_on_view(a: Tensor, b: Tensor) -> Tensor:
     y = a * 1
     y[0].mul_(b)  # CopySlices on y; reading y[0] again gives an AsStridedBackward0 view
@@ -216,6 +224,10 @@ CHECKS: list[Check] = [
       fixed((2, 3), (3,), (3,)), distinct=True),
     C(norm.NativeLayerNorm, lambda x: norm.layer_norm(x, (2, 2)), fixed((2, 2, 2)),
       distinct=True, name="layer_norm_no_affine"),
+    C(norm.NativeLayerNorm, lambda x, b: norm.layer_norm(x, 9, None, b),
+      fixed((2, 9), (9,)), distinct=True, name="layer_norm_bias_only"),
+    C(norm.NativeLayerNormBackward, layer_norm_backward, fixed((2, 9), (2, 9), (9,)),
+      distinct=True),
     C(loss.MseLoss, lambda a, b: F.mse_loss(a, b), same(2)),
     C(loss.MseLoss, lambda a, b: F.mse_loss(a, b, reduction="sum"), same(2), name="mse_sum"),
     C(loss.MseLoss, lambda a, b: F.mse_loss(a, b, reduction="none"), same(2),

@@ -1,10 +1,8 @@
 """ATen's CPU group-norm backward kernel (group_norm_kernel.cpp) in its order of roundings.
 
-Per sample and channel: ds = sum(dy * x) and db = sum(dy) over the plane, in vectors of 8
-floats (4 doubles; the kernel is built for AVX2 even on AVX512 machines): the first vector's
-products, then each further vector's added (double planes fuse the products of their partial
-last vector), reduced across lanes by a halving tree (float) or lane after lane (double); a
-plane shorter than a vector is summed left to right. Per group, the channels' ds and db
+Per sample and channel: ds = sum(dy * x) and db = sum(dy) over the plane, as vec's
+map2_reduce_all and reduce_all (engine/ops/vector_reduce.py; double planes fuse the products of
+their partial last vector). Per group, the channels' ds and db
 weighted by gamma (fused, in vectors, then lane after lane and the rest one by one) give
 c2 = (db * mean - ds) * rstd^3 / (D * HxW) and c3 = -(db * rstd / (D * HxW)) - c2 * mean, and
 dx = fma(rstd * gamma, dy, c2 * x) + c3. dgamma adds (ds - db * mean) * rstd sample after
@@ -18,61 +16,19 @@ from typing import Any
 import numpy as np
 
 from engine.float_math import fma
-
-VECTOR_BYTES = 32
-
-
-def _lanes(dtype: np.dtype) -> int:
-    return VECTOR_BYTES // dtype.itemsize
-
-
-def _across_lanes(acc: np.ndarray) -> np.ndarray:
-    """vec_reduce_all(+): AVX2's halving shuffles for float, lane after lane for double."""
-    if acc.dtype == np.float32:
-        while acc.shape[-1] > 1:
-            half = acc.shape[-1] // 2
-            acc = acc[..., :half] + acc[..., half:]
-        return acc[..., 0]
-    total = acc[..., 0]
-    for lane in range(1, acc.shape[-1]):
-        total = total + acc[..., lane]
-    return total
-
-
-def plane_sums(a: np.ndarray, b: np.ndarray | None) -> np.ndarray:
-    """vec::map2_reduce_all(a * b, +) along the last axis (b None: reduce_all(a, +))."""
-    dtype = a.dtype
-    lanes, size = _lanes(dtype), a.shape[-1]
-    terms = a if b is None else a * b
-    if size < lanes:
-        total = terms[..., 0]
-        for k in range(1, size):
-            total = total + terms[..., k]
-        return total
-    acc = terms[..., :lanes]
-    full = size - size % lanes
-    for start in range(lanes, full, lanes):
-        acc = acc + terms[..., start:start + lanes]
-    if size > full:
-        rest = size - full
-        acc = acc.copy()
-        if b is not None and dtype == np.float64:
-            acc[..., :rest] = fma(a[..., full:], b[..., full:], acc[..., :rest], dtype)
-        else:
-            acc[..., :rest] = acc[..., :rest] + terms[..., full:]
-    return _across_lanes(acc)
+from engine.ops.vector_reduce import lanes, map_reduce_all
 
 
 def _weighted_by_gamma(values: np.ndarray, gamma: np.ndarray) -> np.ndarray:
     """CalcDsDb: sum over a group's channels of values * gamma, (N, G, D) -> (N, G)."""
     dtype = values.dtype
-    lanes, channels = _lanes(dtype), values.shape[-1]
-    vectored = channels // lanes * lanes
-    acc = np.zeros(values.shape[:-1] + (lanes,), dtype)
-    for j in range(0, vectored, lanes):
-        acc = fma(values[..., j:j + lanes], gamma[:, j:j + lanes], acc, dtype)
+    width, channels = lanes(dtype), values.shape[-1]
+    vectored = channels // width * width
+    acc = np.zeros(values.shape[:-1] + (width,), dtype)
+    for j in range(0, vectored, width):
+        acc = fma(values[..., j:j + width], gamma[:, j:j + width], acc, dtype)
     total = np.zeros(values.shape[:-1], dtype)
-    for lane in range(lanes):
+    for lane in range(width):
         total = total + acc[..., lane]
     for j in range(vectored, channels):
         total = fma(values[..., j], gamma[:, j], total, dtype)
@@ -88,8 +44,9 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray, 
     per_group = channels // groups
     planes_dy = dy.reshape(batch, channels, -1)
     planes_x = x.reshape(batch, channels, -1)
-    ds = plane_sums(planes_dy, planes_x).reshape(batch, groups, per_group)
-    db = plane_sums(planes_dy, None).reshape(batch, groups, per_group)
+    fused_tail = dtype == np.float64  # the compiled float kernel adds its tail unfused
+    ds = map_reduce_all((planes_dy, planes_x), fused_tail).reshape(batch, groups, per_group)
+    db = map_reduce_all((planes_dy,), fused_tail).reshape(batch, groups, per_group)
     mean, rstd = mean.reshape(batch, groups), rstd.reshape(batch, groups)
     scale = np.ones((groups, per_group), dtype) if gamma is None else gamma.reshape(groups, -1)
     dx = dgamma = dbeta = None

@@ -11,7 +11,7 @@ import numpy as np
 from engine import creation, dtypes, grad_mode
 from engine.autograd import Function
 from engine.float_math import fma
-from engine.ops import batch_norm_cpu, group_norm_cpu
+from engine.ops import batch_norm_cpu, group_norm_cpu, layer_norm_cpu
 from engine.ops.moments import rowwise_moments
 from engine.ops.pointwise import Rsqrt
 from engine.ops.reduce import MeanDim, SumDim, reduced_dims, vector_norm
@@ -21,10 +21,11 @@ from engine.tensor import Tensor, normalize_dim
 
 
 class NativeLayerNorm(Function):
-    """(x - mean) / sqrt(var + eps) * weight + bias over the last `count` dims (biased var).
+    """(x - mean) / sqrt(var + eps) * weight + bias over the last `count` dims (biased var):
+    ATen's CPU kernels, forward and backward (engine/ops/layer_norm_cpu.py).
 
-    The backward is written with tensor ops (recomputing mean and rstd from x), so that it is
-    differentiable again."""
+    With create_graph the backward's values are still the kernel's, and its derivative that of
+    the same gradients written with tensor ops (recomputing mean and rstd from x)."""
 
     grad_fn_name = "NativeLayerNormBackward0"
     saves = (0, 1)
@@ -32,19 +33,32 @@ class NativeLayerNorm(Function):
     def forward(self, x: np.ndarray, weight: Any, bias: Any, count: int = 1,
                 eps: float = 1e-5) -> np.ndarray:
         self.axes, self.eps = tuple(range(x.ndim - count, x.ndim)), eps
-        mean = x.mean(axis=self.axes, keepdims=True, dtype=x.dtype)
-        centered = x - mean
-        var = (centered * centered).mean(axis=self.axes, keepdims=True, dtype=x.dtype)
-        rstd = (1 / np.sqrt(var + x.dtype.type(eps))).astype(x.dtype)
-        out = centered * rstd
-        if weight is not None:
-            out = out * weight
-        if bias is not None:
-            out = out + bias
-        return np.asarray(out, dtype=x.dtype)
+        if x.dtype not in (np.float32, np.float64):  # half: the float kernel, rounded back
+            weight, bias = (None if a is None else a.astype(np.float32) for a in (weight, bias))
+            return self.forward(x.astype(np.float32), weight, bias, count, eps).astype(x.dtype)
+        size = int(np.prod(x.shape[x.ndim - count:]))
+        self.rows = (int(np.prod(x.shape[:x.ndim - count])), size)
+        gamma, beta = (None if a is None else np.asarray(a, x.dtype).reshape(size)
+                       for a in (weight, bias))
+        out, self.mean, self.rstd = layer_norm_cpu.forward(
+            np.ascontiguousarray(x).reshape(self.rows), gamma, beta, eps)
+        return out.reshape(x.shape)
 
     def backward(self, grad, inputs, output):
         x, weight = inputs[0], inputs[1]
+        exact = None
+        if hasattr(self, "rstd") and x.array.dtype in (np.float32, np.float64):  # ATen's kernel
+            arrays = layer_norm_cpu.backward(
+                grad.array.reshape(self.rows), x.array.reshape(self.rows), self.mean, self.rstd,
+                None if weight is None else weight.array.reshape(-1), self.needs)
+            exact = [a.reshape(meta[0]) if a is not None and need else None
+                     for a, meta, need in zip(arrays, self.input_meta, self.needs, strict=True)]
+            if not grad_mode.is_grad_enabled():
+                return tuple(None if a is None else Tensor._wrap(a) for a in exact)
+        formula = self._formula_backward(grad, x, weight)
+        return formula if exact is None else NativeLayerNormBackward.wrap(formula, exact)
+
+    def _formula_backward(self, grad: Tensor, x: Tensor, weight: Tensor | None) -> Any:
         axes = reduced_dims(list(self.axes), x.ndim)
         mean = MeanDim.apply(x, dims=axes, keepdim=True)
         centered = x - mean
@@ -62,6 +76,30 @@ class NativeLayerNorm(Function):
         if self.needs[2]:
             grad_b = SumDim.apply(grad, dims=tuple(lead)) if lead else grad
         return grad_x, grad_w, grad_b
+
+
+class NativeLayerNormBackward(Function):
+    """native_layer_norm_backward under create_graph: the kernel's gradients as values, the
+    formula's gradients (same function, other roundings) as the graph to differentiate, so
+    the derivative passes straight through to them."""
+
+    grad_fn_name = "NativeLayerNormBackwardBackward0"
+    multi_output = True
+
+    def forward(self, *formula: np.ndarray, exact: tuple[np.ndarray, ...] = ()) -> Any:
+        return exact
+
+    def backward(self, grads, inputs, output):
+        return tuple(grads)
+
+    @classmethod
+    def wrap(cls, formula: Any, exact: list[Any]) -> tuple[Tensor | None, ...]:
+        present = [i for i, a in enumerate(formula) if a is not None]
+        values = cls.apply(*(formula[i] for i in present), exact=tuple(exact[i] for i in present))
+        result: list[Tensor | None] = [None] * len(formula)
+        for i, value in zip(present, values, strict=True):
+            result[i] = value
+        return tuple(result)
 
 
 def layer_norm(x: Tensor, normalized_shape: Any, weight: Tensor | None = None,
