@@ -154,22 +154,25 @@ class TransformerDecoderLayer(_TransformerLayer):
 
 
 def _why_not_nested(layer: Module) -> str:
-    """Why TransformerEncoder cannot use nested tensors (its warning's reason), or ''."""
+    """Why TransformerEncoder cannot use nested tensors (its warning's reason), or ''. Each
+    check is read only when those before it passed, as PyTorch's elif chain does (a layer whose
+    norms were swapped for Identity has no eps to read)."""
     name = "encoder_layer"
     if not isinstance(layer, TransformerEncoderLayer):
         return f"{name} was not TransformerEncoderLayer"
     attention = layer.self_attn
-    reasons = (
-        (layer.norm_first, f"{name}.norm_first was True"),
-        (not attention.batch_first, f"{name}.self_attn.batch_first was not True(use "
-                                    "batch_first for better inference performance)"),
-        (not attention.same_dims, f"{name}.self_attn._qkv_same_embed_dim was not True"),
-        (attention.in_proj_bias is None, f"{name}.self_attn was passed bias=False"),
-        (not layer.activation_relu_or_gelu, f"{name}.activation_relu_or_gelu was not True"),
-        (layer.norm1.eps != layer.norm2.eps, f"{name}.norm1.eps was not equal to "
-                                             f"{name}.norm2.eps"),
-        (attention.num_heads % 2 == 1, f"{name}.self_attn.num_heads is odd"))
-    return next((reason for failed, reason in reasons if failed), "")
+    checks: tuple[tuple[Callable[[], Any], str], ...] = (
+        (lambda: layer.norm_first, f"{name}.norm_first was True"),
+        (lambda: not attention.batch_first, f"{name}.self_attn.batch_first was not True(use "
+                                            "batch_first for better inference performance)"),
+        (lambda: not attention.same_dims, f"{name}.self_attn._qkv_same_embed_dim was not True"),
+        (lambda: attention.in_proj_bias is None, f"{name}.self_attn was passed bias=False"),
+        (lambda: not layer.activation_relu_or_gelu,
+         f"{name}.activation_relu_or_gelu was not True"),
+        (lambda: layer.norm1.eps != layer.norm2.eps,
+         f"{name}.norm1.eps was not equal to {name}.norm2.eps"),
+        (lambda: attention.num_heads % 2 == 1, f"{name}.self_attn.num_heads is odd"))
+    return next((reason for failed, reason in checks if failed()), "")
 
 
 def _square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
