@@ -21,6 +21,7 @@ from engine.nn.functional import gelu, relu
 from engine.nn.init import xavier_uniform_
 from engine.nn.layers import Dropout, LayerNorm, Linear
 from engine.nn.module import Module, copied
+from engine.storage import C_TYPES
 from engine.tensor import Tensor
 
 
@@ -190,7 +191,11 @@ def _detect_is_causal_mask(mask: Tensor | None, is_causal: bool | None, size: in
     (so a bool mask True above the diagonal counts) and of size x size."""
     if is_causal is not None or mask is None:
         return is_causal is True
-    square = np.triu(np.full((size, size), -np.inf).astype(mask.array.dtype), 1)
+    kind = mask.array.dtype
+    if kind.kind in "iu":  # torch.full of -inf in an integer dtype
+        raise RuntimeError(f"value cannot be converted to type {C_TYPES[kind.name]} without "
+                           "overflow")
+    square = np.triu(np.full((size, size), -np.inf, dtype=kind), 1)
     return mask.shape_tuple == square.shape and bool(np.all(mask.array == square))
 
 
