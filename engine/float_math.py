@@ -75,6 +75,36 @@ def fma(a: Any, b: Any, c: Any, dtype: np.dtype) -> np.ndarray:
     return fma32(a, b, c) if dtype == f32 else fma64(a, b, c)
 
 
+def fma_accumulate(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Over the rows of a and b: total = fma(a[i], b[i], total) from zeros, one rounding per
+    row, as a compiled loop that accumulates fused multiply-adds gives it. For float32 the
+    float64 sums of all rows are made in two numpy calls a row, then checked at once: a sum on
+    a float32 midpoint that is not exact (rare) sends the rows to `fma32` one by one."""
+    total = np.zeros(a.shape[1:], dtype)
+    if dtype != f32:
+        for i in range(len(a)):
+            total = fma64(a[i], b[i], total)
+        return total
+    products = np.multiply(a, b, dtype=f64)  # exact: two float32 values
+    sums = np.empty_like(products)
+    for i in range(len(a)):
+        np.add(products[i], total, out=sums[i])
+        total = sums[i].astype(f32)
+    tie = (sums.view(np.uint64) & _LOW29) == _HALF29
+    if tie.any():  # the sums' exact errors (TwoSum), each with the total it was added to
+        before = np.concatenate((np.zeros((1, *a.shape[1:])), sums[:-1].astype(f32)))
+        back = sums - before
+        error = (products - back) + (before - (sums - back))
+        if not (tie & (error != 0)).any():
+            return total
+    else:
+        return total
+    total = np.zeros(a.shape[1:], dtype)
+    for i in range(len(a)):
+        total = fma32(a[i], b[i], total)
+    return total
+
+
 def fma64_scalar(a: float, b: float, c: float) -> float:
     if b == 1.0 and c == 0.0:
         return a

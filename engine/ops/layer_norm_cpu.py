@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.float_math import fma
+from engine.float_math import fma, fma_accumulate
 from engine.ops.moments import rowwise_moments
+from engine.ops.numerics import ordered_sum
 from engine.ops.vector_reduce import map_reduce_all
 from engine.threads import thread_chunks
 
@@ -42,15 +43,12 @@ def forward(rows: np.ndarray, gamma: Any, beta: Any,
     return fma(centered * rstd[:, None], gamma, shift, dtype), mean, rstd
 
 
-def _per_thread(rows: int, term: Any, size: int, dtype: np.dtype) -> np.ndarray:
-    """The sum over rows of term(row): each thread's chunk into its own buffer, the buffers
-    then added in thread order."""
+def _per_thread(rows: int, chunk_sum: Any, size: int, dtype: np.dtype) -> np.ndarray:
+    """A sum over rows: each thread's chunk of rows summed into its own buffer
+    (chunk_sum(begin, end)), the buffers then added in thread order."""
     total = np.zeros(size, dtype)
     for begin, end in thread_chunks(rows):
-        buffer = np.zeros(size, dtype)
-        for row in range(begin, end):
-            buffer = term(buffer, row)
-        total = total + buffer
+        total = total + chunk_sum(begin, end)
     return total
 
 
@@ -74,8 +72,8 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray, 
         dx = fma(b[:, None], x, first, dtype) + c[:, None]
     if len(needs) > 1 and needs[1]:
         normalized = fma(rstd[:, None], x, (-rstd * mean)[:, None], dtype)
-        dgamma = _per_thread(rows, lambda buffer, i: fma(dy[i], normalized[i], buffer, dtype),
-                             size, dtype)
+        dgamma = _per_thread(rows, lambda begin, end: fma_accumulate(
+            dy[begin:end], normalized[begin:end], dtype), size, dtype)
     if len(needs) > 2 and needs[2]:
-        dbeta = _per_thread(rows, lambda buffer, i: buffer + dy[i], size, dtype)
+        dbeta = _per_thread(rows, lambda begin, end: ordered_sum(dy[begin:end]), size, dtype)
     return dx, dgamma, dbeta

@@ -44,7 +44,7 @@ def _sequential(start: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.cumsum(np.concatenate([start[None], rows]), axis=0)[-1]
 
 
-def _ordered_sum(rows: np.ndarray, axis: int = 0) -> np.ndarray:
+def ordered_sum(rows: np.ndarray, axis: int = 0) -> np.ndarray:
     """rows[0] + rows[1] + ... along `axis` (+0 for no rows), one rounding per addition.
 
     np.add.reduce adds one row after another unless `axis` is the fast one in memory (numpy
@@ -67,7 +67,7 @@ def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
     sums each chunk of `step` rows, levels 1 and 2 add `step` sums of the level below and
     pass theirs up, level 3 adds all it gets; at the end the rows left over and the levels'
     open sums are added, level 0 first. Each level is computed for all its groups at once;
-    a level that holds nothing adds +0, which changes nothing (`_ordered_sum`)."""
+    a level that holds nothing adds +0, which changes nothing (`ordered_sum`)."""
     size, rest = rows.shape[0], rows.shape[1:]
     power = max(4, _ceil_log2(size) // LEVELS)
     step = 1 << power
@@ -75,7 +75,7 @@ def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
     # C-contiguous rows of 2 or more values: np.add.reduce adds in order, and so it does on
     # every slice, group and sum made below (the usual case, decided once); else the loop
     add: Any = (np.add.reduce if rows.flags.c_contiguous and math.prod(rest) >= 2
-                else _ordered_sum)
+                else ordered_sum)
     total = add(rows[full * step:], 0)
     if not full:
         return total  # type: ignore[no-any-return]
@@ -108,7 +108,7 @@ def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
     in a handful of numpy calls (a training loop sums tensors many times): `_row_sum` of its
     vectors with the 4 partial sums side by side in one row of 4 * lanes, then the elements
     after the last vector, then the lanes. The sum starts from +0, which settles the sign of a
-    zero (`_ordered_sum`)."""
+    zero (`ordered_sum`)."""
     size = x.shape[0]
     zero = _ZEROS.get(x.dtype)
     if zero is None:
