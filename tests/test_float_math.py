@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from engine.float_math import fma32, fma64
+from engine.float_math import fma32, fma64, fma_accumulate
 
 
 def _nearest_float32(value: Fraction) -> np.float32:
@@ -52,3 +52,29 @@ def test_fma64_matches_exact_arithmetic() -> None:
     got = fma64(a, b, c)
     for x, y, z, r in zip(a.tolist(), b.tolist(), c.tolist(), got.tolist(), strict=True):
         assert r == float(Fraction(x) * Fraction(y) + Fraction(z))
+
+
+def _fused_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    total = np.zeros(a.shape[1:], np.float32)
+    for i in range(len(a)):
+        total = fma32(a[i], b[i], total)
+    return total
+
+
+def test_fma_accumulate_is_fma32_row_by_row_also_across_midpoints() -> None:
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((300, 7)).astype(np.float32)
+    b = (rng.standard_normal((300, 7)) * 10.0 ** rng.integers(-12, 12, (300, 7))).astype(
+        np.float32)
+    assert fma_accumulate(a, b, np.dtype(np.float32)).tobytes() == _fused_rows(a, b).tobytes()
+    # exact sums on a float32 midpoint (the optimistic pass must keep them) and a product
+    # whose float64 sum lands on one only after rounding (the rows are redone one by one)
+    one_ulp = 2.0 ** -23
+    midpoint_rows = np.array([[1.0], [1 + one_ulp], [2.0 ** -24]], dtype=np.float32)
+    ones = np.ones_like(midpoint_rows)
+    assert fma_accumulate(ones, midpoint_rows, np.dtype(np.float32)).tobytes() == _fused_rows(
+        ones, midpoint_rows).tobytes()
+    a2 = np.array([[1.0], [1 + one_ulp]], dtype=np.float32)
+    b2 = np.array([[1 + one_ulp], [2.0 ** -24 * (1 - one_ulp)]], dtype=np.float32)
+    assert fma_accumulate(a2, b2, np.dtype(np.float32)).tobytes() == _fused_rows(
+        a2, b2).tobytes()
