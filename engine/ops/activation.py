@@ -12,6 +12,7 @@ functions are computed in float64 and rounded once (as engine/ops/pointwise.py d
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -28,7 +29,9 @@ from engine.ops.pointwise import (
     float_input,
     rounded_in_float64,
 )
+from engine.ops.sleef_float2 import expm1f, tanhf
 from engine.tensor import Tensor
+from engine.threads import thread_chunks, torch_threads
 
 _vector_erf = np.vectorize(math.erf, otypes=[np.float64])
 
@@ -38,21 +41,44 @@ def erf(a: np.ndarray) -> np.ndarray:
     return rounded_in_float64(_vector_erf, a)
 
 
-def _fma(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
-    return (x.astype(np.float64) * y + z).astype(np.float32)  # type: ignore[no-any-return]
+VECTOR_STEP = 32  # cpu_kernel_vec: two Vectorized<float> of 16 (AVX512) per step
+GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
 
 
 def vector_erf(x: np.ndarray) -> np.ndarray:
-    """ATen's vectorized float erf (Abramowitz-Stegun 7.1.26 with fused multiply-adds), which
-    gelu's backward kernel uses: up to ~1e-7 from erf itself."""
-    if x.dtype != np.float32:
-        return erf(x)
-    t = np.float32(1) / _fma(np.full_like(x, 0.3275911), np.abs(x), np.ones_like(x))
-    r = _fma(np.full_like(x, 1.061405429), t, np.full_like(x, -1.453152027))
+    """ATen's Vectorized<float>::erf (Abramowitz-Stegun 7.1.26 with fused multiply-adds and
+    SLEEF's exp): up to ~1e-7 from erf itself."""
+    t = np.float32(1) / fma32(np.float32(0.3275911), np.abs(x), np.float32(1))
+    r = fma32(np.float32(1.061405429), t, np.float32(-1.453152027))
     for coefficient in (1.421413741, -0.284496736, 0.254829592):
-        r = _fma(r, t, np.full_like(x, coefficient))
-    tail = -_exp(-(x * x)) * t
-    return np.copysign(_fma(tail, r, np.ones_like(x)), x)  # type: ignore[no-any-return]
+        r = fma32(r, t, np.float32(coefficient))
+    tail = -numerics.sleef_expf(-(x * x)) * t
+    return np.copysign(fma32(tail, r, np.float32(1)), x)  # type: ignore[no-any-return]
+
+
+def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a * b + c rounded once in the arrays' float dtype (the kernels' contracted FMAs)."""
+    return fma32(a, b, c) if c.dtype == np.float32 else fma64(a, b, c)
+
+
+def cpu_kernel(vector: Callable[..., np.ndarray], scalar: Callable[..., np.ndarray],
+               *arrays: np.ndarray, grain: int = GRAIN_SIZE) -> np.ndarray:
+    """ATen's cpu_kernel_vec over arrays of one shape, walked in C order: each thread's chunk
+    (at::parallel_for) runs `vector` over its whole 32-element steps and `scalar`, the C
+    library's functions, over the rest. Float64 runs `scalar` throughout (its vector path
+    calls SLEEF's double functions, not emulated here)."""
+    arrays = tuple(np.ascontiguousarray(a) for a in np.broadcast_arrays(*arrays))
+    if arrays[0].dtype != np.float32:
+        return scalar(*arrays)
+    flat = [a.reshape(-1) for a in arrays]
+    out = np.empty_like(flat[0])
+    with np.errstate(all="ignore"):
+        for begin, end in thread_chunks(out.size, grain):
+            split = begin + (end - begin) // VECTOR_STEP * VECTOR_STEP
+            out[begin:split] = vector(*(a[begin:split] for a in flat))
+            if split < end:
+                out[split:end] = scalar(*(a[split:end] for a in flat))
+    return out.reshape(arrays[0].shape)
 
 
 def _c(value: float, like: np.ndarray) -> np.ndarray:
@@ -97,9 +123,46 @@ _TANH_BETA = math.sqrt(2) * 2 / math.sqrt(math.pi) * 0.5  # M_SQRT2 * M_2_SQRTPI
 _TANH_KAPPA = 0.044715
 
 
+_GELU_MIN_ELEMENTS_FOR_MULTI_THREADING = 16384  # GeluKernelImpl's grain: numel / threads above
+
+
+_FLOAT64_FUNCTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "erf": erf, "exp": np.exp, "expm1": np.expm1,
+    "tanh": lambda v: float_math.glibc_map(math.tanh, v.ravel()).reshape(v.shape)}
+
+
+def _libm(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """The scalar kernels' C library function for float32; numpy's for float64 (what the
+    float64 vector kernels call, SLEEF's double functions, is not emulated)."""
+    return lambda values: (float_math.libm(name, values) if values.dtype == np.float32
+                           else _FLOAT64_FUNCTIONS[name](values))
+
+
 def _gelu_tanh_inner(x: np.ndarray) -> np.ndarray:
-    cube = x * x * x
-    return _c(_TANH_BETA, x) * (x + _c(_TANH_KAPPA, x) * cube)
+    """kBeta * (x + kKappa * x^3), the sum contracted to a fused multiply-add."""
+    return _c(_TANH_BETA, x) * fma(_c(_TANH_KAPPA, x), x * x * x, x)
+
+
+def _gelu(erf_: Callable, tanh_: Callable, approximate: str, x: np.ndarray) -> np.ndarray:
+    if approximate == "tanh":
+        return _c(0.5, x) * x * (_c(1, x) + tanh_(_gelu_tanh_inner(x)))
+    return x * _c(0.5, x) * (_c(1, x) + erf_(x * _c(_SQRT1_2, x)))
+
+
+def _gelu_backward(erf_: Callable, exp_: Callable, tanh_: Callable, fused: bool,
+                   approximate: str, grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """GeluBackwardKernelImpl; `fused`: the vector kernel's cdf + x * pdf is one fused
+    multiply-add, the scalar one's is not."""
+    one = _c(1, x)
+    if approximate == "tanh":
+        tanh_inner = tanh_(_gelu_tanh_inner(x))
+        left_derivative = _c(0.5, x) * (one + tanh_inner)
+        tanh_derivative = fma(-tanh_inner, tanh_inner, one)
+        inner_derivative = _c(_TANH_BETA, x) * fma(_c(3, x) * _c(_TANH_KAPPA, x), x * x, one)
+        return grad * (left_derivative + _c(0.5, x) * x * tanh_derivative * inner_derivative)
+    cdf = _c(0.5, x) * (one + erf_(x * _c(_SQRT1_2, x)))
+    pdf = _c(_GELU_PDF, x) * exp_(x * x * _c(-0.5, x))
+    return grad * (fma(x, pdf, cdf) if fused else cdf + x * pdf)
 
 
 class Gelu(Function):
@@ -109,10 +172,16 @@ class Gelu(Function):
     def forward(self, a, approximate="none"):
         self.approximate = approximate
         x = float_input(a)
-        if approximate == "tanh":
-            inner = rounded_in_float64(np.tanh, _gelu_tanh_inner(x))
-            return _c(0.5, x) * x * (_c(1, x) + inner)
-        return x * _c(0.5, x) * (_c(1, x) + erf(x * _c(_SQRT1_2, x)))
+        grain = GRAIN_SIZE
+        if x.size > _GELU_MIN_ELEMENTS_FOR_MULTI_THREADING:
+            grain = max(1, x.size // torch_threads())
+        if approximate == "none" and x.dtype == np.float32 and x.size > 1:
+            # torch hands a contiguous float32 input to oneDNN's gelu_erf (its own erf, not
+            # emulated here): erf correctly rounded is the nearest we have
+            return _gelu(erf, tanhf, approximate, x)
+        return cpu_kernel(lambda v: _gelu(vector_erf, tanhf, approximate, v),
+                          lambda v: _gelu(_libm("erf"), _libm("tanh"), approximate, v),
+                          x, grain=grain)
 
     def backward(self, grad, inputs, output):
         return (GeluBackward.apply(grad, inputs[0], approximate=self.approximate),)
@@ -126,18 +195,12 @@ class GeluBackward(Function):
 
     def forward(self, grad, x, approximate="none"):
         self.approximate = approximate
-        one = _c(1, x)
-        if approximate == "tanh":
-            tanh_inner = rounded_in_float64(np.tanh, _gelu_tanh_inner(x))
-            left = _c(0.5, x) * x
-            right = one + tanh_inner
-            left_derivative = _c(0.5, x) * right
-            tanh_derivative = one - tanh_inner * tanh_inner
-            inner_derivative = _c(_TANH_BETA, x) * (one + _c(3, x) * _c(_TANH_KAPPA, x) * (x * x))
-            return grad * (left_derivative + left * tanh_derivative * inner_derivative)
-        cdf = _c(0.5, x) * (one + vector_erf(x * _c(_SQRT1_2, x)))
-        pdf = _c(_GELU_PDF, x) * _exp(x * x * _c(-0.5, x))
-        return grad * (cdf + x * pdf)
+        return cpu_kernel(
+            lambda g, v: _gelu_backward(vector_erf, numerics.sleef_expf, tanhf, True,
+                                        approximate, g, v),
+            lambda g, v: _gelu_backward(_libm("erf"), _libm("exp"), _libm("tanh"), False,
+                                        approximate, g, v),
+            grad, x)
 
     def backward(self, gg, inputs, output):
         grad, x = inputs
@@ -178,8 +241,11 @@ class Elu(Function):
         x = float_input(a)
         negcoef = _c(alpha, x) * _c(scale, x)
         poscoef, negiptcoef = _c(scale, x), _c(input_scale, x)
-        negative = rounded_in_float64(np.expm1, x * negiptcoef) * negcoef
-        return np.where(x <= 0, negative, x * poscoef)
+
+        def kernel(expm1: Callable) -> Callable:
+            return lambda v: np.where(v > 0, v * poscoef, expm1(v * negiptcoef) * negcoef)
+
+        return cpu_kernel(kernel(expm1f), kernel(_libm("expm1")), x)
 
     def backward(self, grad, inputs, output):
         return (EluBackward.apply(grad, inputs[0], params=self.params),)
@@ -199,9 +265,13 @@ class EluBackward(Function):
         self.params = params
         alpha, scale_, input_scale = params
         negcoef = _c(alpha, x) * _c(scale_, x)
-        negiptcoef = _c(input_scale, x)
-        negative = grad * negiptcoef * negcoef * _exp(x * negiptcoef)
-        return np.where(x <= 0, negative, grad * _c(scale_, x))
+        poscoef, negiptcoef = _c(scale_, x), _c(input_scale, x)
+
+        def kernel(exp: Callable) -> Callable:
+            return lambda g, v: np.where(v > 0, g * poscoef,
+                                         g * negiptcoef * negcoef * exp(v * negiptcoef))
+
+        return cpu_kernel(kernel(numerics.sleef_expf), kernel(_libm("exp")), grad, x)
 
     def backward(self, gg, inputs, output):
         grad, x = inputs
