@@ -19,7 +19,7 @@ import numpy as np
 from engine import float_math, grad_mode
 from engine.autograd import Function
 from engine.float_math import fma32, fma64
-from engine.ops import arith, numerics
+from engine.ops import arith, numerics, onednn_gelu
 from engine.ops.arith import scale
 from engine.ops.pointwise import (
     Cosh,
@@ -63,22 +63,35 @@ def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def cpu_kernel(vector: Callable[..., np.ndarray], scalar: Callable[..., np.ndarray],
                *arrays: np.ndarray, grain: int = GRAIN_SIZE) -> np.ndarray:
-    """ATen's cpu_kernel_vec over arrays of one shape, walked in C order: each thread's chunk
-    (at::parallel_for) runs `vector` over its whole 32-element steps and `scalar`, the C
-    library's functions, over the rest. Float64 runs `scalar` throughout (its vector path
-    calls SLEEF's double functions, not emulated here)."""
-    arrays = tuple(np.ascontiguousarray(a) for a in np.broadcast_arrays(*arrays))
-    if arrays[0].dtype != np.float32:
-        return scalar(*arrays)
-    flat = [a.reshape(-1) for a in arrays]
-    out = np.empty_like(flat[0])
-    with np.errstate(all="ignore"):
-        for begin, end in thread_chunks(out.size, grain):
-            split = begin + (end - begin) // VECTOR_STEP * VECTOR_STEP
-            out[begin:split] = vector(*(a[begin:split] for a in flat))
-            if split < end:
+    """ATen's cpu_kernel_vec: `vector` over whole 32-element steps, `scalar` (the C library's
+    functions) over the rest of each run. The last array (the op's input) sets the walk:
+    dense (contiguous, or transposed, in memory order) it is one run per thread chunk of
+    at::parallel_for; with a contiguous last axis, one run per row; else all scalar. Float64
+    runs `scalar` throughout (its vector path, SLEEF's double functions, is not emulated)."""
+    x = arrays[-1]
+    if x.ndim == 0:  # one element: the scalar path
+        return scalar(*np.broadcast_arrays(*arrays))
+    order = np.argsort([-abs(stride) for stride in x.strides], kind="stable")
+    walked = [np.ascontiguousarray(np.transpose(a, order)) for a in np.broadcast_arrays(*arrays)]
+    shape = walked[0].shape
+    if x.dtype != np.float32 or x.strides[order[-1]] != x.itemsize:
+        out = scalar(*walked)
+    elif np.transpose(x, order).flags.c_contiguous:
+        flat = [a.reshape(-1) for a in walked]
+        out = np.empty_like(flat[0])
+        with np.errstate(all="ignore"):
+            for begin, end in thread_chunks(out.size, grain):
+                split = begin + (end - begin) // VECTOR_STEP * VECTOR_STEP
+                out[begin:split] = vector(*(a[begin:split] for a in flat))
                 out[split:end] = scalar(*(a[split:end] for a in flat))
-    return out.reshape(arrays[0].shape)
+    else:
+        rows = [a.reshape(-1, shape[-1]) for a in walked]
+        split = shape[-1] // VECTOR_STEP * VECTOR_STEP
+        out = np.empty_like(rows[0])
+        with np.errstate(all="ignore"):
+            out[:, :split] = vector(*(a[:, :split] for a in rows))
+            out[:, split:] = scalar(*(a[:, split:] for a in rows))
+    return np.transpose(out.reshape(shape), np.argsort(order))  # type: ignore[no-any-return]
 
 
 def _c(value: float, like: np.ndarray) -> np.ndarray:
@@ -165,6 +178,13 @@ def _gelu_backward(erf_: Callable, exp_: Callable, tanh_: Callable, fused: bool,
     return grad * (fma(x, pdf, cdf) if fused else cdf + x * pdf)
 
 
+def _takes_onednn(approximate: str, x: np.ndarray) -> bool:
+    """torch's use_mkldnn: gelu and gelu_backward (erf) of a contiguous float32 input of more
+    than one element run oneDNN's kernels, not ATen's."""
+    return (approximate == "none" and x.dtype == np.float32 and x.size > 1
+            and x.flags.c_contiguous)
+
+
 class Gelu(Function):
     grad_fn_name = "GeluBackward0"
     saves = (0,)
@@ -175,10 +195,8 @@ class Gelu(Function):
         grain = GRAIN_SIZE
         if x.size > _GELU_MIN_ELEMENTS_FOR_MULTI_THREADING:
             grain = max(1, x.size // torch_threads())
-        if approximate == "none" and x.dtype == np.float32 and x.size > 1:
-            # torch hands a contiguous float32 input to oneDNN's gelu_erf (its own erf, not
-            # emulated here): erf correctly rounded is the nearest we have
-            return _gelu(erf, tanhf, approximate, x)
+        if _takes_onednn(approximate, x):
+            return onednn_gelu.gelu(x)
         return cpu_kernel(lambda v: _gelu(vector_erf, tanhf, approximate, v),
                           lambda v: _gelu(_libm("erf"), _libm("tanh"), approximate, v),
                           x, grain=grain)
@@ -195,6 +213,8 @@ class GeluBackward(Function):
 
     def forward(self, grad, x, approximate="none"):
         self.approximate = approximate
+        if _takes_onednn(approximate, x):
+            return onednn_gelu.gelu_backward(*np.broadcast_arrays(grad, x))
         return cpu_kernel(
             lambda g, v: _gelu_backward(vector_erf, numerics.sleef_expf, tanhf, True,
                                         approximate, g, v),
