@@ -41,7 +41,7 @@ def erf(a: np.ndarray) -> np.ndarray:
     return rounded_in_float64(_vector_erf, a)
 
 
-VECTOR_STEP = 32  # cpu_kernel_vec: two Vectorized<float> of 16 (AVX512) per step
+VECTOR_BYTES = 128  # cpu_kernel_vec's step: two AVX512 vectors (32 floats, 16 doubles)
 GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
 
 
@@ -63,30 +63,30 @@ def fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def cpu_kernel(vector: Callable[..., np.ndarray], scalar: Callable[..., np.ndarray],
                *arrays: np.ndarray, grain: int = GRAIN_SIZE) -> np.ndarray:
-    """ATen's cpu_kernel_vec: `vector` over whole 32-element steps, `scalar` (the C library's
-    functions) over the rest of each run. The last array (the op's input) sets the walk:
-    dense (contiguous, or transposed, in memory order) it is one run per thread chunk of
-    at::parallel_for; with a contiguous last axis, one run per row; else all scalar. Float64
-    runs `scalar` throughout (its vector path, SLEEF's double functions, is not emulated)."""
+    """ATen's cpu_kernel_vec: `vector` over whole steps of two AVX512 vectors, `scalar` (the C
+    library's functions) over the rest of each run. The last array (the op's input) sets the
+    walk: dense (contiguous, or transposed, in memory order) it is one run per thread chunk
+    of at::parallel_for; with a contiguous last axis, one run per row; else all scalar."""
     x = arrays[-1]
     if x.ndim == 0:  # one element: the scalar path
         return scalar(*np.broadcast_arrays(*arrays))
     order = np.argsort([-abs(stride) for stride in x.strides], kind="stable")
     walked = [np.ascontiguousarray(np.transpose(a, order)) for a in np.broadcast_arrays(*arrays)]
     shape = walked[0].shape
-    if x.dtype != np.float32 or x.strides[order[-1]] != x.itemsize:
+    step = VECTOR_BYTES // x.itemsize
+    if x.strides[order[-1]] != x.itemsize:
         out = scalar(*walked)
     elif np.transpose(x, order).flags.c_contiguous:
         flat = [a.reshape(-1) for a in walked]
         out = np.empty_like(flat[0])
         with np.errstate(all="ignore"):
             for begin, end in thread_chunks(out.size, grain):
-                split = begin + (end - begin) // VECTOR_STEP * VECTOR_STEP
+                split = begin + (end - begin) // step * step
                 out[begin:split] = vector(*(a[begin:split] for a in flat))
                 out[split:end] = scalar(*(a[split:end] for a in flat))
     else:
         rows = [a.reshape(-1, shape[-1]) for a in walked]
-        split = shape[-1] // VECTOR_STEP * VECTOR_STEP
+        split = shape[-1] // step * step
         out = np.empty_like(rows[0])
         with np.errstate(all="ignore"):
             out[:, :split] = vector(*(a[:, :split] for a in rows))
@@ -130,25 +130,36 @@ class SubScalar(AddScalar):
 
 # --- gelu --------------------------------------------------------------------------------------
 
-_SQRT1_2 = 1 / math.sqrt(2)
-_GELU_PDF = 2 / math.sqrt(math.pi) * _SQRT1_2 * 0.5  # M_2_SQRTPI * M_SQRT1_2 * 0.5
-_TANH_BETA = math.sqrt(2) * 2 / math.sqrt(math.pi) * 0.5  # M_SQRT2 * M_2_SQRTPI * 0.5
+# <math.h>'s constants as written (1 / math.sqrt(2) and 2 / math.sqrt(math.pi) are an ulp off)
+_SQRT2, _SQRT1_2, _2_SQRTPI = 1.41421356237309504880, 0.70710678118654752440, 1.12837916709551257390
+_GELU_PDF = _2_SQRTPI * _SQRT1_2 * 0.5
+_TANH_BETA = _SQRT2 * _2_SQRTPI * 0.5
 _TANH_KAPPA = 0.044715
 
 
 _GELU_MIN_ELEMENTS_FOR_MULTI_THREADING = 16384  # GeluKernelImpl's grain: numel / threads above
 
 
-_FLOAT64_FUNCTIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "erf": erf, "exp": np.exp, "expm1": np.expm1,
-    "tanh": lambda v: float_math.glibc_map(math.tanh, v.ravel()).reshape(v.shape)}
+_EXP_FINITE = 709.782712893384  # the largest double whose exp is finite (math.exp raises past it)
 
 
 def _libm(name: str) -> Callable[[np.ndarray], np.ndarray]:
-    """The scalar kernels' C library function for float32; numpy's for float64 (what the
-    float64 vector kernels call, SLEEF's double functions, is not emulated)."""
-    return lambda values: (float_math.libm(name, values) if values.dtype == np.float32
-                           else _FLOAT64_FUNCTIONS[name](values))
+    """The scalar kernels' C library function: std::erf, std::exp, ... of the tensor's dtype."""
+    def apply(values: np.ndarray) -> np.ndarray:
+        if values.dtype == np.float64 and name in ("exp", "expm1"):
+            result = float_math.libm(name, np.minimum(values, _EXP_FINITE))
+            return np.where(values > _EXP_FINITE, np.inf, result)
+        return float_math.libm(name, values)
+    return apply
+
+
+def _vectorized(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """Vectorized<float>'s erf/exp/expm1/tanh; for double (SLEEF's double functions, not
+    emulated) the C library's, which agree with them nearly always."""
+    single = {"erf": vector_erf, "exp": numerics.sleef_expf, "expm1": expm1f, "tanh": tanhf}
+    double = _libm(name)
+    return lambda values: (single[name](values) if values.dtype == np.float32
+                           else double(values))
 
 
 def _gelu_tanh_inner(x: np.ndarray) -> np.ndarray:
@@ -197,7 +208,7 @@ class Gelu(Function):
             grain = max(1, x.size // torch_threads())
         if _takes_onednn(approximate, x):
             return onednn_gelu.gelu(x)
-        return cpu_kernel(lambda v: _gelu(vector_erf, tanhf, approximate, v),
+        return cpu_kernel(lambda v: _gelu(_vectorized("erf"), _vectorized("tanh"), approximate, v),
                           lambda v: _gelu(_libm("erf"), _libm("tanh"), approximate, v),
                           x, grain=grain)
 
@@ -216,7 +227,8 @@ class GeluBackward(Function):
         if _takes_onednn(approximate, x):
             return onednn_gelu.gelu_backward(*np.broadcast_arrays(grad, x))
         return cpu_kernel(
-            lambda g, v: _gelu_backward(vector_erf, numerics.sleef_expf, tanhf, True,
+            lambda g, v: _gelu_backward(_vectorized("erf"), _vectorized("exp"), _vectorized("tanh"),
+                                        True,
                                         approximate, g, v),
             lambda g, v: _gelu_backward(_libm("erf"), _libm("exp"), _libm("tanh"), False,
                                         approximate, g, v),
@@ -265,7 +277,7 @@ class Elu(Function):
         def kernel(expm1: Callable) -> Callable:
             return lambda v: np.where(v > 0, v * poscoef, expm1(v * negiptcoef) * negcoef)
 
-        return cpu_kernel(kernel(expm1f), kernel(_libm("expm1")), x)
+        return cpu_kernel(kernel(_vectorized("expm1")), kernel(_libm("expm1")), x)
 
     def backward(self, grad, inputs, output):
         return (EluBackward.apply(grad, inputs[0], params=self.params),)
@@ -291,7 +303,7 @@ class EluBackward(Function):
             return lambda g, v: np.where(v > 0, g * poscoef,
                                          g * negiptcoef * negcoef * exp(v * negiptcoef))
 
-        return cpu_kernel(kernel(numerics.sleef_expf), kernel(_libm("exp")), grad, x)
+        return cpu_kernel(kernel(_vectorized("exp")), kernel(_libm("exp")), grad, x)
 
     def backward(self, gg, inputs, output):
         grad, x = inputs
