@@ -66,6 +66,8 @@ def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
         np.sign(rest_low) == np.sign(result_low))
     if tie.any():
         result = np.where(tie, result + 2 * result_low, result)
+    if not np.isfinite(result).all():  # infinities: the splits above give nan
+        result = np.where(np.isfinite(result), result, product + c)
     return result
 
 

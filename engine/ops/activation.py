@@ -6,7 +6,9 @@ hardswish_backward, hardsigmoid_backward, softshrink/hardshrink_backward) record
 derivative as a Function here, so a graph built with create_graph=True shows PyTorch's node
 names (GeluBackwardBackward0, ...); their own derivatives follow derivatives.yaml /
 FunctionsManual.cpp. Float32 values follow the CPU kernels' order of roundings; transcendental
-functions are computed in float64 and rounded once (as engine/ops/pointwise.py does).
+functions are computed in float64 and rounded once (as engine/ops/pointwise.py does), except in
+gelu and elu, which reproduce ATen's kernels bit for bit (`cpu_kernel`: SLEEF's vector functions
+on whole vector steps, the C library's on the rest) and oneDNN's gelu_erf where torch uses it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 from engine import float_math, grad_mode
 from engine.autograd import Function
 from engine.float_math import fma32, fma64
-from engine.ops import arith, numerics, onednn_gelu
+from engine.ops import arith, numerics, onednn_gelu, sleef_double
 from engine.ops.arith import scale
 from engine.ops.pointwise import (
     Cosh,
@@ -154,12 +156,11 @@ def _libm(name: str) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def _vectorized(name: str) -> Callable[[np.ndarray], np.ndarray]:
-    """Vectorized<float>'s erf/exp/expm1/tanh; for double (SLEEF's double functions, not
-    emulated) the C library's, which agree with them nearly always."""
+    """Vectorized<float> / Vectorized<double>'s erf, exp, expm1 or tanh (AVX512 build)."""
     single = {"erf": vector_erf, "exp": numerics.sleef_expf, "expm1": expm1f, "tanh": tanhf}
-    double = _libm(name)
-    return lambda values: (single[name](values) if values.dtype == np.float32
-                           else double(values))
+    double = {"erf": sleef_double.erf, "exp": sleef_double.exp, "expm1": sleef_double.expm1,
+              "tanh": sleef_double.tanh}
+    return lambda values: (single if values.dtype == np.float32 else double)[name](values)
 
 
 def _gelu_tanh_inner(x: np.ndarray) -> np.ndarray:
@@ -285,6 +286,13 @@ class Elu(Function):
 
 class Celu(Elu):
     grad_fn_name = "CeluBackward0"
+
+    def backward(self, grad, inputs, output):
+        # derivatives.yaml: elu_backward(grad, alpha, 1, 1.0/alpha.toFloat(), ...): the input
+        # scale from alpha rounded to float (the forward's is 1.0 / alpha in double)
+        alpha = self.params[0]
+        params = (alpha, 1.0, 1.0 / float(np.float32(alpha)))
+        return (EluBackward.apply(grad, inputs[0], params=params),)
 
 
 class EluBackward(Function):
