@@ -31,7 +31,7 @@ from engine.ops.pointwise import (
     float_input,
     rounded_in_float64,
 )
-from engine.ops.sleef_float2 import expm1f, tanhf
+from engine.ops.sleef_float import expm1f, tanhf
 from engine.tensor import Tensor
 from engine.threads import thread_chunks, torch_threads
 

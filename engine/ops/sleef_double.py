@@ -1,7 +1,7 @@
 """SLEEF's exp, expm1, tanh and erf (u10) for doubles, as ATen's AVX512 Vectorized<double>
 calls them (Sleef_expd8_u10, ...).
 
-Same scheme as engine/ops/sleef_float2.py one precision up: exp is a polynomial (Estrin's
+Same scheme as engine/ops/sleef_float.py one precision up: exp is a polynomial (Estrin's
 scheme) after a Cody-Waite reduction; expm1 and tanh go through expk2, which keeps exp(x) as a
 double-double; erf is 1 - (1 + x P(x))^-16 up to 2.5 and 1 - exp(Q(x)) past it. Every step is
 one float64 operation in SLEEF's order; fused multiply-adds are `float_math.fma64` (exact).
