@@ -21,7 +21,8 @@ import numpy as np
 from engine import float_math, grad_mode
 from engine.autograd import Function
 from engine.float_math import fma32, fma64
-from engine.ops import arith, numerics, onednn_gelu, sleef_double
+from engine.late_imports import late
+from engine.ops import arith, numerics
 from engine.ops.arith import scale
 from engine.ops.pointwise import (
     Cosh,
@@ -31,7 +32,6 @@ from engine.ops.pointwise import (
     float_input,
     rounded_in_float64,
 )
-from engine.ops.sleef_float import expm1f, tanhf
 from engine.tensor import Tensor
 from engine.threads import thread_chunks, torch_threads
 
@@ -157,10 +157,13 @@ def _libm(name: str) -> Callable[[np.ndarray], np.ndarray]:
 
 def _vectorized(name: str) -> Callable[[np.ndarray], np.ndarray]:
     """Vectorized<float> / Vectorized<double>'s erf, exp, expm1 or tanh (AVX512 build)."""
-    single = {"erf": vector_erf, "exp": numerics.sleef_expf, "expm1": expm1f, "tanh": tanhf}
-    double = {"erf": sleef_double.erf, "exp": sleef_double.exp, "expm1": sleef_double.expm1,
-              "tanh": sleef_double.tanh}
-    return lambda values: (single if values.dtype == np.float32 else double)[name](values)
+    def apply(values: np.ndarray) -> np.ndarray:
+        if values.dtype != np.float32:  # the SLEEF kernels load on first use (startup time)
+            return late("engine.ops.sleef_double", name)(values)  # type: ignore[no-any-return]
+        if name in ("erf", "exp"):
+            return vector_erf(values) if name == "erf" else numerics.sleef_expf(values)
+        return late("engine.ops.sleef_float", name + "f")(values)  # type: ignore[no-any-return]
+    return apply
 
 
 def _gelu_tanh_inner(x: np.ndarray) -> np.ndarray:
@@ -208,7 +211,7 @@ class Gelu(Function):
         if x.size > _GELU_MIN_ELEMENTS_FOR_MULTI_THREADING:
             grain = max(1, x.size // torch_threads())
         if _takes_onednn(approximate, x):
-            return onednn_gelu.gelu(x)
+            return late("engine.ops.onednn_gelu", "gelu")(x)  # type: ignore[no-any-return]
         return cpu_kernel(lambda v: _gelu(_vectorized("erf"), _vectorized("tanh"), approximate, v),
                           lambda v: _gelu(_libm("erf"), _libm("tanh"), approximate, v),
                           x, grain=grain)
@@ -226,7 +229,8 @@ class GeluBackward(Function):
     def forward(self, grad, x, approximate="none"):
         self.approximate = approximate
         if _takes_onednn(approximate, x):
-            return onednn_gelu.gelu_backward(*np.broadcast_arrays(grad, x))
+            return late("engine.ops.onednn_gelu", "gelu_backward")(  # type: ignore[no-any-return]
+                *np.broadcast_arrays(grad, x))
         return cpu_kernel(
             lambda g, v: _gelu_backward(_vectorized("erf"), _vectorized("exp"), _vectorized("tanh"),
                                         True,
