@@ -358,28 +358,36 @@ def _small_power(a: np.ndarray, exponent: int) -> np.ndarray:
     """float32 `a ** exponent` for 4, 5 and 6, the float32 that numpy's float64 pow rounds to
     (what `_float_power` gives for other exponents), from float64 products: several times
     faster than pow. A float32's square is exact in float64, so the product is within about
-    one float64 ulp of the true power (no overflow or underflow up to the 6th power), and
-    numpy's pow is within a few. Both round to the same float32 unless the power lies within
-    2**-40 of its size from a float32 rounding boundary; those elements (about 1 in 50,000,
-    and infinities, NaNs and overflows) take numpy's pow itself."""
+    one float64 ulp of the true power, and numpy's pow is within a few: both round to the
+    same float32 unless a float32 rounding midpoint lies within 2**13 float64 ulps of the
+    product (about 1 element in 30,000), or the power is not a normal float32 (zero, tiny,
+    huge, inf, NaN). Those elements take numpy's pow itself."""
     wide = a.astype(np.float64)
     square = wide * wide
     power = square * square
     if exponent == 5:
-        power = power * wide
+        power *= wide
     elif exponent == 6:
-        power = power * square
+        power *= square
+    bits = power.view(np.uint64)
+    # below the float32 midpoint's low bits by up to the margin, or above it: wraps past 2 * it
+    near_midpoint = (bits & _LOW29) - _NEAR_MIDPOINT <= _TWICE_MARGIN
+    outside_normal = ((bits >> _SHIFT52) & _EXPONENT11) - _FLOAT32_LOWEST_EXPONENT > _FLOAT32_SPAN
+    unsafe = near_midpoint | outside_normal
     result = power.astype(np.float32)
-    bits = result.view(np.uint32)
-    magnitude = (bits & np.uint32(0x7F800000)).view(np.float32).astype(np.float64)  # 2**e
-    # half the float32 spacing around the result (half that again below a power of two)
-    half_ulp = np.maximum(magnitude * np.where(bits & np.uint32(0x7FFFFF), 2.0**-24, 2.0**-25),
-                          2.0**-150)
-    safe = np.abs(power - result) + np.abs(power) * 2.0**-40 < half_ulp
-    if not safe.all():
-        unsafe = ~safe
+    if unsafe.any():
         result[unsafe] = np.power(wide[unsafe], float(exponent)).astype(np.float32)
     return result
+
+
+# The bits of a float64 below float32 precision, and float32's normal range, as float64 fields.
+_LOW29 = np.uint64(0x1FFFFFFF)
+_MARGIN = 1 << 13  # float64 ulps
+_NEAR_MIDPOINT = np.uint64((1 << 28) - _MARGIN)
+_TWICE_MARGIN = np.uint64(2 * _MARGIN)
+_SHIFT52, _EXPONENT11 = np.uint64(52), np.uint64(0x7FF)
+_FLOAT32_LOWEST_EXPONENT = np.uint64(1023 - 126)  # biased float64 exponent of 2**-126
+_FLOAT32_SPAN = np.uint64(126 + 127)  # up to the exponent of 2**127
 
 
 class PowTensor(Function):
