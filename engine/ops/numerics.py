@@ -194,6 +194,8 @@ def _loop2d(block: np.ndarray, out: np.ndarray, out_base: Any, in0: int, in1: in
         sums = _outer_scalar(block)
     if out1 == 0:
         out[out_base] = _sequential(out[out_base], sums)
+    elif out1 == 1 and out_base.__class__ is int:  # outputs side by side: a slice
+        out[out_base:out_base + size1] = out[out_base:out_base + size1] + sums
     else:
         targets = out_base + np.arange(size1).reshape(-1, *extra) * out1
         out[targets] = out[targets] + sums
@@ -274,17 +276,18 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
         if result_shape is not None:  # everything is summed into one value (the common case)
             total = _contiguous_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
             return total.reshape(result_shape)
-    out_shape, kept, shape, outs, ins = _plan(a.shape, tuple(s // a.itemsize for s in a.strides),
-                                              dims)
+    out_shape, kept, shape, outs, ins, view_shape, view_strides = _plan(
+        a.shape, a.strides, a.itemsize, dims)
     out = np.zeros(max(1, math.prod(out_shape)), dtype=a.dtype)
     if a.size and ndim == 0:
         out[0] = out[0] + a
     elif a.size:
         lanes = VECTOR_BYTES // a.dtype.itemsize
-        view = strided_view(a, tuple(reversed(shape)),
-                            tuple(s * a.itemsize for s in reversed(ins)))
+        view = strided_view(a, view_shape, view_strides)
         outer = shape[2:]
-        if all(outs[2:]):  # every outer position has outputs of its own: all at once
+        if not outer:  # a 2-D walk (the usual case): its outputs start at 0
+            _loop2d(view.T, out, 0, ins[0], ins[1], outs[0], outs[1], lanes)
+        elif all(outs[2:]):  # every outer position has outputs of its own: all at once
             bases = np.zeros(tuple(outer), dtype=np.int64)
             for axis, (size, stride) in enumerate(zip(outer, outs[2:], strict=True)):
                 bases = bases + (np.arange(size) * stride).reshape(
@@ -302,12 +305,13 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
 
 
 @functools.lru_cache(maxsize=1024)
-def _plan(shape: tuple[int, ...], strides: tuple[int, ...], dims: tuple[int, ...] | None
-          ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
-                     tuple[int, ...]]:
-    """How TensorIterator walks a sum of `dims` of a tensor (strides in elements): the
-    result's shape with and without the summed dims, then the loop's coalesced sizes and the
-    output's and input's strides, fastest first (at least two of each)."""
+def _plan(shape: tuple[int, ...], byte_strides: tuple[int, ...], itemsize: int,
+          dims: tuple[int, ...] | None) -> tuple[tuple[int, ...], ...]:
+    """How TensorIterator walks a sum of `dims` of a tensor: the result's shape with and
+    without the summed dims, the loop's coalesced sizes and the output's and input's strides
+    (in elements), fastest first (at least two of each), and the shape and byte strides of
+    the input seen in that loop order, slowest first."""
+    strides = tuple(s // itemsize for s in byte_strides)
     ndim = len(shape)
     reduced = [dims is None or d in dims for d in range(ndim)]
     out_shape = tuple(1 if reduced[d] else shape[d] for d in range(ndim))
@@ -318,7 +322,8 @@ def _plan(shape: tuple[int, ...], strides: tuple[int, ...], dims: tuple[int, ...
     while len(loop) < 2:
         loop, outs, ins = loop + [1], outs + [0], ins + [0]
     kept = tuple(shape[d] for d in range(ndim) if not reduced[d])
-    return out_shape, kept, tuple(loop), tuple(outs), tuple(ins)
+    return (out_shape, kept, tuple(loop), tuple(outs), tuple(ins), tuple(reversed(loop)),
+            tuple(s * itemsize for s in reversed(ins)))
 
 
 def torch_sum(a: np.ndarray, dims: tuple[int, ...] | None = None,
