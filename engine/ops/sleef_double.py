@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.float_math import fma64
+from engine.ops.double_word import Pair, add2, add2_pair, add_pair, ldexp2, mul, mul_pair, square
 
-Pair = tuple[np.ndarray, np.ndarray]
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
 _L2U = .69314718055966295651160180568695068359375
 _L2L = .28235290563031577122588448175013436025525412068e-12
@@ -40,9 +40,6 @@ def _estrin10(x: np.ndarray, x2: np.ndarray, x4: np.ndarray, x8: np.ndarray,
     return fma64(x8, poly2(c[0], c[1]), poly8)
 
 
-def _ldexp2(x: np.ndarray, q: np.ndarray) -> np.ndarray:
-    half = q >> 1
-    return x * np.ldexp(1.0, half) * np.ldexp(1.0, q - half)  # type: ignore[no-any-return]
 
 
 def _reduce(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -61,21 +58,13 @@ def exp(d: np.ndarray) -> np.ndarray:
         s4 = s2 * s2
         p = _estrin10(s, s2, s4, s4 * s4, _EXP_POLY)
         p = fma64(fma64(fma64(p, s, 0.5), s, 1.0), s, 1.0)
-        p = _ldexp2(p, np.clip(q, -2100, 2100))
+        p = ldexp2(p, np.clip(q, -2100, 2100))
         p = np.where(d > 709.78271114955742909217217426, np.inf, p)
         return np.where(d < -1000, 0.0, p)  # type: ignore[no-any-return]
 
 
-def _add2(x: Pair, y: np.ndarray | float) -> Pair:
-    s = x[0] + y
-    v = s - x[0]
-    return s, ((x[0] - (s - v)) + (y - v)) + x[1]
 
 
-def _add2_pair(x: Pair, y: Pair) -> Pair:
-    s = x[0] + y[0]
-    v = s - x[0]
-    return s, ((x[0] - (s - v)) + (y[0] - v)) + (x[1] + y[1])
 
 
 def _add_scalar_pair(x: float, y: Pair) -> Pair:
@@ -84,48 +73,36 @@ def _add_scalar_pair(x: float, y: Pair) -> Pair:
     return s, ((x - s) + y[0]) + y[1]
 
 
-def _add_pair(x: Pair, y: Pair) -> Pair:
-    s = x[0] + y[0]
-    return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
 
 
-def _mul(x: Pair, y: np.ndarray | float) -> Pair:
-    s = x[0] * y
-    return s, fma64(x[1], y, fma64(x[0], y, -s))
 
 
-def _mul_pair(x: Pair, y: Pair) -> Pair:
-    s = x[0] * y[0]
-    return s, fma64(x[0], y[1], fma64(x[1], y[0], fma64(x[0], y[0], -s)))
 
 
-def _square(x: Pair) -> Pair:
-    s = x[0] * x[0]
-    return s, fma64(x[0] + x[0], x[1], fma64(x[0], x[0], -s))
 
 
 def _expk2(d: np.ndarray) -> Pair:
     """expk2 of a double d (low part 0): exp(d) as a double-double."""
     u, _ = _reduce(d)
     q = np.nan_to_num(u, nan=0.0, posinf=0.0, neginf=0.0).astype(np.int64)
-    s = _add2((d, np.zeros_like(d)), u * -_L2U)
-    s = _add2(s, u * -_L2L)
-    s2 = _square(s)
-    s4 = _square(s2)
+    s = add2((d, np.zeros_like(d)), u * -_L2U)
+    s = add2(s, u * -_L2L)
+    s2 = square(s)
+    s4 = square(s2)
     p = _estrin10(s[0], s2[0], s4[0], s4[0] * s4[0], _EXPK2_POLY)
-    t = _add_scalar_pair(0.5, _mul(s, 0.1666666666666666574e+0))
-    t = _add_scalar_pair(1.0, _mul_pair(t, s))
-    t = _add_scalar_pair(1.0, _mul_pair(t, s))
-    t = _add_pair(t, _mul(s4, p))
+    t = _add_scalar_pair(0.5, mul(s, 0.1666666666666666574e+0))
+    t = _add_scalar_pair(1.0, mul_pair(t, s))
+    t = _add_scalar_pair(1.0, mul_pair(t, s))
+    t = add_pair(t, mul(s4, p))
     q = np.clip(q, -2100, 2100)
     tiny = d < -1000
-    return (np.where(tiny, 0.0, _ldexp2(t[0], q)), np.where(tiny, 0.0, _ldexp2(t[1], q)))
+    return (np.where(tiny, 0.0, ldexp2(t[0], q)), np.where(tiny, 0.0, ldexp2(t[1], q)))
 
 
 def expm1(a: np.ndarray) -> np.ndarray:
     """Sleef_expm1d8_u10."""
     with np.errstate(all="ignore"):
-        d = _add2(_expk2(a), -1.0)
+        d = add2(_expk2(a), -1.0)
         r = d[0] + d[1]
         r = np.where(a > 709.782712893383996732223, np.inf, r)
         r = np.where(a < -36.736800569677101399113302437, -1.0, r)
@@ -139,8 +116,8 @@ def tanh(x: np.ndarray) -> np.ndarray:
         d = _expk2(y)
         inverse = 1.0 / d[0]
         e = (inverse, inverse * fma64(-d[1], inverse, fma64(-d[0], inverse, 1.0)))
-        num = _add2_pair(d, (-e[0], -e[1]))
-        den = _add2_pair(d, e)
+        num = add2_pair(d, (-e[0], -e[1]))
+        den = add2_pair(d, e)
         t = 1.0 / den[0]
         s = num[0] * t
         low = fma64(s, fma64(-den[1], t, fma64(-den[0], t, 1.0)),
@@ -187,21 +164,21 @@ def _estrin(powers: list[np.ndarray], c: list[np.ndarray]) -> np.ndarray:
 
 
 def _mla_dd(x: np.ndarray, y: Pair, z: Pair) -> Pair:
-    return _add_pair(z, _mul(y, x))
+    return add_pair(z, mul(y, x))
 
 
 def _expk(d: Pair) -> np.ndarray:
     """expk: exp of a double-double, rounded to a double."""
     u = np.rint((d[0] + d[1]) * _R_LN2)
     q = np.clip(np.nan_to_num(u, nan=0.0, posinf=0.0, neginf=0.0), -2100, 2100).astype(np.int64)
-    s = _add2(_add2(d, u * -_L2U), u * -_L2L)
+    s = add2(add2(d, u * -_L2U), u * -_L2L)
     head = s[0] + s[1]
     s = (head, (s[0] - head) + s[1])
     s2 = s[0] * s[0]
     s4 = s2 * s2
     p = _estrin10(s[0], s2, s4, s4 * s4, _EXPK_POLY)
-    t = _add_pair(_add_scalar_pair(1.0, s), _mul(_square(s), p))
-    r = _ldexp2(t[0] + t[1], q)
+    t = add_pair(_add_scalar_pair(1.0, s), mul(square(s), p))
+    r = ldexp2(t[0] + t[1], q)
     return np.where(d[0] < -1000, 0.0, r)  # type: ignore[no-any-return]
 
 
@@ -221,13 +198,13 @@ def erf(a: np.ndarray) -> np.ndarray:
               for n, f in zip(_ERF_NEAR_DD, _ERF_FAR_DD, strict=True)]
         zero = np.zeros_like(x)
         t2 = _mla_dd(x2, _mla_dd(x, (t, zero), dd[0]), _mla_dd(x, dd[1], dd[2]))
-        s2 = _add_scalar_pair(1.0, _mul(t2, x))
+        s2 = _add_scalar_pair(1.0, mul(t2, x))
         for _ in range(4):
-            s2 = _square(s2)
+            s2 = square(s2)
         inverse = 1.0 / s2[0]
         s2 = (inverse, inverse * fma64(-s2[1], inverse, fma64(-s2[0], inverse, 1.0)))
         far = _expk(t2)
-        t2 = _add2((np.where(near, s2[0], far), np.where(near, s2[1], 0.0)), -1.0)
+        t2 = add2((np.where(near, s2[0], far), np.where(near, s2[1], 0.0)), -1.0)
         z = -(t2[0] + t2[1])
         z = np.where(x < 1e-8, x * 1.12837916709551262756245475959, z)
         z = np.where((x >= 6) | np.isinf(a), 1.0, z)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.float_math import fma32
+from engine.ops.double_word import Pair, add2, add2_pair, add_pair, ldexp2, mul, mul_pair, square
 
 f32 = np.float32
 _R_LN2 = f32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -20,65 +21,37 @@ _SIXTH = f32(0.166666659414234244790680580464)
 _TANH_SATURATES = f32(8.664339742)
 _EXPM1_INF, _EXPM1_MINUS_ONE = f32(88.72283172607421875), f32(-16.635532333438687426013570)
 
-Pair = tuple[np.ndarray, np.ndarray]
 
 
-def _add2(x: Pair, y: np.ndarray | np.float32) -> Pair:
-    """dfadd2 of a double-float and a float (no order assumed between them)."""
-    s = x[0] + y
-    v = s - x[0]
-    return s, ((x[0] - (s - v)) + (y - v)) + x[1]
 
 
-def _add2_pair(x: Pair, y: Pair) -> Pair:
-    s = x[0] + y[0]
-    v = s - x[0]
-    return s, ((x[0] - (s - v)) + (y[0] - v)) + (x[1] + y[1])
 
 
-def _add_pair(x: Pair, y: Pair) -> Pair:
-    """dfadd of two double-floats, |x| >= |y|."""
-    s = x[0] + y[0]
-    return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
 
 
-def _mul(x: Pair, y: np.ndarray) -> Pair:
-    s = x[0] * y
-    return s, fma32(x[1], y, fma32(x[0], y, -s))
 
 
-def _mul_pair(x: Pair, y: Pair) -> Pair:
-    s = x[0] * y[0]
-    return s, fma32(x[0], y[1], fma32(x[1], y[0], fma32(x[0], y[0], -s)))
 
 
-def _square(x: Pair) -> Pair:
-    s = x[0] * x[0]
-    return s, fma32(x[0] + x[0], x[1], fma32(x[0], x[0], -s))
-
-
-def _ldexp2(x: np.ndarray, q: np.ndarray) -> np.ndarray:
-    half = q >> 1
-    return x * np.ldexp(f32(1), half) * np.ldexp(f32(1), q - half)  # type: ignore[no-any-return]
 
 
 def _expk2(d: np.ndarray) -> Pair:
     """expk2f of a float d (its low part 0): exp(d) as a double-float."""
     q = np.rint(d * _R_LN2).astype(np.int32)
     qf = q.astype(f32)
-    s = _add2((d, np.zeros_like(d)), qf * -_L2U)
-    s = _add2(s, qf * -_L2L)
+    s = add2((d, np.zeros_like(d)), qf * -_L2U)
+    s = add2(s, qf * -_L2L)
     u = np.full_like(d, _POLY[0])
     for coefficient in _POLY[1:]:
         u = fma32(u, s[0], coefficient)
-    t = _add2(_mul(s, u), _SIXTH)
-    t = _add2(_mul_pair(s, t), f32(0.5))
-    t = _add2_pair(s, _mul_pair(_square(s), t))
+    t = add2(mul(s, u), _SIXTH)
+    t = add2(mul_pair(s, t), f32(0.5))
+    t = add2_pair(s, mul_pair(square(s), t))
     head = f32(1) + t[0]
     t = (head, ((f32(1) - head) + t[0]) + t[1])
     tiny = d < f32(-104)
-    return (np.where(tiny, f32(0), _ldexp2(t[0], q)).astype(f32),
-            np.where(tiny, f32(0), _ldexp2(t[1], q)).astype(f32))
+    return (np.where(tiny, f32(0), ldexp2(t[0], q)).astype(f32),
+            np.where(tiny, f32(0), ldexp2(t[1], q)).astype(f32))
 
 
 def tanhf(x: np.ndarray) -> np.ndarray:
@@ -88,8 +61,8 @@ def tanhf(x: np.ndarray) -> np.ndarray:
         d = _expk2(y)
         inverse = f32(1) / d[0]
         e = (inverse, inverse * fma32(-d[1], inverse, fma32(-d[0], inverse, f32(1))))
-        num = _add_pair(d, (-e[0], -e[1]))
-        den = _add_pair(d, e)
+        num = add_pair(d, (-e[0], -e[1]))
+        den = add_pair(d, e)
         t = f32(1) / den[0]  # dfdiv (num / den), then its two parts summed
         s = num[0] * t
         low = fma32(s, fma32(-den[1], t, fma32(-den[0], t, f32(1))),
@@ -102,7 +75,7 @@ def tanhf(x: np.ndarray) -> np.ndarray:
 def expm1f(a: np.ndarray) -> np.ndarray:
     """Sleef_expm1f16_u10: expk2f(a) - 1 in double-floats, summed."""
     with np.errstate(all="ignore"):
-        d = _add2(_expk2(a), f32(-1))
+        d = add2(_expk2(a), f32(-1))
         r = d[0] + d[1]
         r = np.where(a > _EXPM1_INF, f32(np.inf), r)
         r = np.where(a < _EXPM1_MINUS_ONE, f32(-1), r)
