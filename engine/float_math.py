@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 f32, f64 = np.float32, np.float64
-_LOW29 = np.uint64(0x1FFFFFFF)
-_HALF29 = np.uint64(0x10000000)
+# a float64's bits below float32 precision, and their value on a float32 rounding midpoint
+LOW29 = np.uint64(0x1FFFFFFF)
+HALF29 = np.uint64(0x10000000)
 
 
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
@@ -24,7 +25,7 @@ def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     (it does: about once in a million normals), and then the sum's error decides."""
     total = np.multiply(a, b, dtype=f64)
     total += c
-    tie = (total.view(np.uint64) & _LOW29) == _HALF29
+    tie = (total.view(np.uint64) & LOW29) == HALF29
     if tie.any():  # rare: redo just those elements with the sum's exact error
         where = np.unravel_index(np.flatnonzero(tie), tie.shape)
         product = np.broadcast_to(np.multiply(a, b, dtype=f64), total.shape)[where]
@@ -79,32 +80,33 @@ def fma(a: Any, b: Any, c: Any, dtype: np.dtype) -> np.ndarray:
 
 def fma_accumulate(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Over the rows of a and b: total = fma(a[i], b[i], total) from zeros, one rounding per
-    row, as a compiled loop that accumulates fused multiply-adds gives it. For float32 the
-    float64 sums of all rows are made in two numpy calls a row, then checked at once: a sum on
-    a float32 midpoint that is not exact (rare) sends the rows to `fma32` one by one."""
+    row, as a compiled loop that accumulates fused multiply-adds gives it."""
+    if dtype == f32:
+        total = _float32_rows(a, b)
+        if total is not None:
+            return total
     total = np.zeros(a.shape[1:], dtype)
-    if dtype != f32:
-        for i in range(len(a)):
-            total = fma64(a[i], b[i], total)
-        return total
+    for i in range(len(a)):
+        total = fma(a[i], b[i], total, dtype)
+    return total
+
+
+def _float32_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """fma_accumulate of float32 rows from float64 sums, two numpy calls a row, checked at
+    once; None if a sum lies on a float32 midpoint and is not exact (rare): then row by row."""
     products = np.multiply(a, b, dtype=f64)  # exact: two float32 values
     sums = np.empty_like(products)
+    total = np.zeros(a.shape[1:], f32)
     for i in range(len(a)):
         np.add(products[i], total, out=sums[i])
         total = sums[i].astype(f32)
-    tie = (sums.view(np.uint64) & _LOW29) == _HALF29
-    if tie.any():  # the sums' exact errors (TwoSum), each with the total it was added to
-        before = np.concatenate((np.zeros((1, *a.shape[1:])), sums[:-1].astype(f32)))
-        back = sums - before
-        error = (products - back) + (before - (sums - back))
-        if not (tie & (error != 0)).any():
-            return total
-    else:
+    tie = (sums.view(np.uint64) & LOW29) == HALF29
+    if not tie.any():
         return total
-    total = np.zeros(a.shape[1:], dtype)
-    for i in range(len(a)):
-        total = fma32(a[i], b[i], total)
-    return total
+    before = np.concatenate((np.zeros((1, *a.shape[1:])), sums[:-1].astype(f32)))
+    back = sums - before  # the sums' exact errors (TwoSum), each with the total it was added to
+    error = (products - back) + (before - (sums - back))
+    return None if (tie & (error != 0)).any() else total
 
 
 def fma64_scalar(a: float, b: float, c: float) -> float:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from engine.dtypes import float64
 from engine.nn.transformer import Transformer
 from engine.tensor import Tensor
 from tests.conftest import OracleCorpus
+from tests.test_gradcheck import numerical_gradient
 
 EXTRA = OracleCorpus("oracle_extra")
 MASKED = {"masked", "bias"}  # tensors computed with an attn_mask
@@ -45,22 +45,6 @@ def test_flash_attention_values_and_gradients_are_pytorchs_bits(name: str, cli: 
         assert mine["grad"] == tensor["grad"], tensor["name"]
         compared += 1
     assert compared >= 5, compared
-
-
-def _finite_difference_gradients(function: Callable[[list[np.ndarray]], float],
-                                 arrays: list[np.ndarray], eps: float = 1e-6
-                                 ) -> list[np.ndarray]:
-    grads = []
-    for k, array in enumerate(arrays):
-        grad = np.zeros_like(array)
-        for index in np.ndindex(array.shape):
-            plus = [a.copy() for a in arrays]
-            minus = [a.copy() for a in arrays]
-            plus[k][index] += eps
-            minus[k][index] -= eps
-            grad[index] = (function(plus) - function(minus)) / (2 * eps)
-        grads.append(grad)
-    return grads
 
 
 @pytest.mark.parametrize("norm_first", [False, True])
@@ -88,6 +72,6 @@ def test_decoder_and_transformer_gradients_match_finite_differences(norm_first: 
 
     leaves = [Tensor._wrap(a.copy()).requires_grad_() for a in arrays]
     (run(leaves) * Tensor._wrap(upstream)).sum().backward()
-    for leaf, numeric in zip(leaves, _finite_difference_gradients(value, arrays), strict=True):
+    for leaf, numeric in zip(leaves, numerical_gradient(value, arrays, 1e-6), strict=True):
         assert leaf.grad is not None
         np.testing.assert_allclose(leaf.grad.array, numeric, rtol=1e-5, atol=1e-7)

@@ -65,21 +65,18 @@ class StatementHandlers:
     def exit_context(self, manager: Any, error: ScriptError | None) -> bool:
         """`__exit__` of a `with`; True if it swallowed `error` (a program's own manager
         may; a limit hit never reaches a program's __exit__)."""
-        if error is None:  # the common case: nothing to hand to __exit__, nothing swallowed
-            saved = self.node
-            type(manager).__exit__(manager, None, None, None)
-            self.node = saved
-            return False
-        exception = exceptions.program_exception(error)
-        program = classes.is_program_instance(manager)
-        if exception is None:
-            if not program:
-                type(manager).__exit__(manager, None, None, None)
-            return False
+        exception = None
+        if error is not None:
+            exception = exceptions.program_exception(error)
+            if exception is None:  # a limit hit: only the host's managers see it end
+                if not classes.is_program_instance(manager):
+                    type(manager).__exit__(manager, None, None, None)
+                return False
         saved = self.node
-        result = type(manager).__exit__(manager, type(exception), exception, None)
+        result = type(manager).__exit__(manager, None if exception is None else type(exception),
+                                        exception, None)
         self.node = saved
-        return bool(result) and program
+        return exception is not None and bool(result) and classes.is_program_instance(manager)
 
     def _assert(self, node: ast.Assert) -> None:
         test = self.eval(node.test)

@@ -344,13 +344,19 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
     _check_probability(p)
     rank = expect_tensor(input, "dropout3d").ndim
     if rank not in (4, 5):
-        warnings.warn(f"dropout3d: Received a {rank}-D input to dropout3d, which is deprecated "
-                      "and will result in an error in a future release. To retain the behavior "
-                      "and silence this warning, please use dropout instead. Note that dropout3d "
-                      "exists to provide channel-wise dropout on inputs with 3 spatial "
-                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D "
-                      "or 5D inputs).", UserWarning, stacklevel=2)
+        _warn_rank(3, rank)
     return _unbatched_feature_dropout(input, p, training, inplace, rank == 5)
+
+
+def _warn_rank(spatial: int, rank: int) -> None:
+    """PyTorch's deprecation warning of dropout2d/dropout3d for a rank other than theirs."""
+    name = f"dropout{spatial}d"
+    warnings.warn(f"{name}: Received a {rank}-D input to {name}, which is deprecated and will "
+                  "result in an error in a future release. To retain the behavior and silence "
+                  f"this warning, please use dropout instead. Note that {name} exists to "
+                  f"provide channel-wise dropout on inputs with {spatial} spatial dimensions, a "
+                  "channel dimension, and an optional batch dimension (i.e. "
+                  f"{spatial + 1}D or {spatial + 2}D inputs).", UserWarning, stacklevel=3)
 
 
 def _check_probability(p: float) -> None:
@@ -373,12 +379,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,  # noqa: A00
     other than 4."""
     rank = expect_tensor(input, "dropout2d").ndim
     if rank not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {rank}-D input to dropout2d, which is deprecated "
-                      "and will result in an error in a future release. To retain the behavior "
-                      "and silence this warning, please use dropout instead. Note that dropout2d "
-                      "exists to provide channel-wise dropout on inputs with 2 spatial "
-                      "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D "
-                      "or 4D inputs).", UserWarning, stacklevel=2)
+        _warn_rank(2, rank)
     if rank == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
                       "1D dropout behavior is desired - input is interpreted as shape (N, C, L), "

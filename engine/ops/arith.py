@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import Function, other_operands, plain_arrays
+from engine.float_math import HALF29, LOW29
 from engine.tensor import Tensor
 
 
@@ -371,7 +372,7 @@ def _small_power(a: np.ndarray, exponent: int) -> np.ndarray:
         power *= square
     bits = power.view(np.uint64)
     # below the float32 midpoint's low bits by up to the margin, or above it: wraps past 2 * it
-    near_midpoint = (bits & _LOW29) - _NEAR_MIDPOINT <= _TWICE_MARGIN
+    near_midpoint = (bits & LOW29) - _NEAR_MIDPOINT <= _TWICE_MARGIN
     outside_normal = ((bits >> _SHIFT52) & _EXPONENT11) - _FLOAT32_LOWEST_EXPONENT > _FLOAT32_SPAN
     unsafe = near_midpoint | outside_normal
     result = power.astype(np.float32)
@@ -380,10 +381,10 @@ def _small_power(a: np.ndarray, exponent: int) -> np.ndarray:
     return result
 
 
-# The bits of a float64 below float32 precision, and float32's normal range, as float64 fields.
-_LOW29 = np.uint64(0x1FFFFFFF)
+# Near a float32 midpoint (float_math.HALF29) by a margin, and float32's normal range, as
+# float64 fields.
 _MARGIN = 1 << 13  # float64 ulps
-_NEAR_MIDPOINT = np.uint64((1 << 28) - _MARGIN)
+_NEAR_MIDPOINT = HALF29 - np.uint64(_MARGIN)
 _TWICE_MARGIN = np.uint64(2 * _MARGIN)
 _SHIFT52, _EXPONENT11 = np.uint64(52), np.uint64(0x7FF)
 _FLOAT32_LOWEST_EXPONENT = np.uint64(1023 - 126)  # biased float64 exponent of 2**-126
