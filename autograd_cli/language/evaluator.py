@@ -13,6 +13,10 @@ statement starts by setting it to itself; a Python exception from the engine or 
 operator becomes a `ScriptError` at that node (the innermost program position, also inside a
 function body or a hook).
 
+Each statement runs as a closure that compiled.py makes on its first run: the hot shapes
+(assignments, expression statements, `if`, and the names, operators, attributes and calls in
+them) as closures of their own, the others as their handler here.
+
 The handlers live by what they are: this file holds the running, calls, names, assignment and
 loops (the hot path); attributes.py, expressions.py and statements.py the rest of the node
 types, as parts of `Interpreter`; definitions.py (def, class, decorators, global/nonlocal,
@@ -42,6 +46,7 @@ from autograd_cli.language.builtins import (
     check_int_call,
     make_builtins,
 )
+from autograd_cli.language.compiled import statement as compiled_statement
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.expressions import ExpressionHandlers
 from autograd_cli.language.formatting import TextFormatter
@@ -130,10 +135,12 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         self.engine_configured = False
         self.modules: dict[str, Namespace] = {}
         self.handling: list[ScriptError] = []  # the exceptions being handled (bare `raise`)
+        self.compiled: dict[ast.stmt, Callable[[], Any]] = {}  # compiled.py's, made on first run
+        # the handlers; `x` and `if` statements are compiled.py's closures only
         self.statements: dict[type[ast.AST], Callable[[Any], Any]] = {
-            ast.Expr: self._expression_statement, ast.Assign: self._assign,
+            ast.Assign: self._assign,
             ast.AugAssign: self._augmented_assign, ast.AnnAssign: self._annotated_assign,
-            ast.For: self._for, ast.While: self._while, ast.If: self._if, ast.With: self._with,
+            ast.For: self._for, ast.While: self._while, ast.With: self._with,
             ast.FunctionDef: self._function_def, ast.Return: self._return,
             ast.Pass: self._pass, ast.Break: self._break, ast.Continue: self._continue,
             ast.Assert: self._assert, ast.Delete: self._delete, ast.Import: self._import,
@@ -183,7 +190,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
 
     def execute_block(self, body: list[ast.stmt]) -> Any:
         """Run statements; a break/continue/return signal ends the block and is returned."""
-        statements = self.statements
+        compiled = self.compiled
         for statement in body:
             self.node = statement
             if self.on_statement is not None:
@@ -192,7 +199,10 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
                 self.steps += 1
                 if self.steps >= self.next_check:
                     self._check_budget()
-                signal = statements[statement.__class__](statement)
+                run = compiled.get(statement)
+                if run is None:
+                    run = compiled[statement] = compiled_statement(self, statement)
+                signal = run()
             except (ScriptError, RecursionError):
                 raise
             except Exception as exc:
@@ -335,10 +345,6 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
             raise self._located(exc) from None
 
     # --- statements ------------------------------------------------------------------------------
-
-    def _expression_statement(self, node: ast.Expr) -> None:
-        value = node.value
-        self.expressions[value.__class__](value)
 
     def _assign(self, node: ast.Assign) -> None:
         value = self.expressions[node.value.__class__](node.value)
@@ -496,15 +502,6 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
             return self.execute_block(node.orelse)
         return None
 
-    def _if(self, node: ast.If) -> Any:
-        test = self.expressions[node.test.__class__](node.test)
-        self.node = node.test
-        if test:
-            return self.execute_block(node.body)
-        if node.orelse:
-            return self.execute_block(node.orelse)
-        return None
-
     def _function_def(self, node: ast.FunctionDef) -> None:
         definitions.function_def(self, node)
 
@@ -613,6 +610,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         if name == "__name__":
             return "__main__"
         raise NameError(f"name '{name}' is not defined")
+
+    load = _load
 
     def _attribute(self, node: ast.Attribute) -> Any:
         """`value.name` as a value; a tensor's method (not called here) is shown as the
