@@ -94,6 +94,8 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
     size = rows.shape[0]
     size_ilp = size // ILP
     partial = _multi_row_sum(rows[:size_ilp * ILP].reshape(size_ilp, ILP, *rows.shape[1:]))
+    if size == size_ilp * ILP and partial.flags.c_contiguous and partial[0].size >= 2:
+        return np.add.reduce(partial, 0)  # type: ignore[no-any-return]  # in order (ordered_sum)
     first = _sequential(partial[0], rows[size_ilp * ILP:])
     for k in range(1, ILP):
         first = first + partial[k]
@@ -101,6 +103,7 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
 
 
 _ZEROS: dict[np.dtype, np.ndarray] = {}
+_ZERO = {np.dtype(np.float32): np.float32(0), np.dtype(np.float64): np.float64(0)}
 
 
 def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
@@ -148,11 +151,13 @@ def _inner_vectorized(block: np.ndarray, lanes: int) -> np.ndarray:
 def _outer_vectorized(block: np.ndarray, lanes: int) -> np.ndarray:
     """vectorized_outer_sum: columns in groups of 4*lanes (cascade), of lanes and single ones."""
     columns = block.shape[1]
-    result = np.empty(block.shape[1:], dtype=block.dtype)
     wide = (columns // (ILP * lanes)) * ILP * lanes
+    narrow = wide + ((columns - wide) // lanes) * lanes
+    if wide == 0 and narrow == columns:  # one group of whole vectors (a small layer's bias)
+        return _row_sum(block)
+    result = np.empty(block.shape[1:], dtype=block.dtype)
     if wide:
         result[:wide] = _multi_row_sum(block[:, :wide])
-    narrow = wide + ((columns - wide) // lanes) * lanes
     if narrow > wide:
         result[wide:narrow] = _row_sum(block[:, wide:narrow])
     if columns > narrow:
@@ -276,6 +281,11 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
         if result_shape is not None:  # everything is summed into one value (the common case)
             total = _contiguous_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
             return total.reshape(result_shape)
+        if ndim == 2 and dims == (0,) and a.shape[1] >= VECTOR_BYTES // a.dtype.itemsize:
+            # the rows of a matrix into one row (a Linear bias's gradient): the loop below
+            # walks it as one block of whole columns, vectorized over them, then adds it to +0
+            total = _outer_vectorized(a, VECTOR_BYTES // a.dtype.itemsize) + _ZERO[a.dtype]
+            return total.reshape(1, -1) if keepdim else total  # type: ignore[no-any-return]
     out_shape, kept, shape, outs, ins, view_shape, view_strides = _plan(
         a.shape, a.strides, a.itemsize, dims)
     out = np.zeros(max(1, math.prod(out_shape)), dtype=a.dtype)
