@@ -129,11 +129,12 @@ def _operand(x: np.ndarray, rows: int, depth: int, swapped: bool) -> tuple[int, 
     when it is column-major, ('T', ...) when row-major, else a contiguous copy of the tensor
     it came from (`x` itself, or its transpose when the product was swapped)."""
     size = x.itemsize
-    if x.strides[0] % size == 0 and x.strides[1] % size == 0:
-        s0, s1 = x.strides[0] // size, x.strides[1] // size
-        if s0 == 1 and s1 >= max(1, rows):
+    s0, s1 = x.strides
+    if s0 % size == 0 and s1 % size == 0:
+        s0, s1 = s0 // size, s1 // size
+        if s0 == 1 and s1 >= rows and s1 >= 1:
             return NO_TRANSPOSE, x, s1
-        if s1 == 1 and s0 >= max(1, depth):
+        if s1 == 1 and s0 >= depth and s0 >= 1:
             return TRANSPOSE, x, s0
     if swapped:
         return NO_TRANSPOSE, np.asfortranarray(x), max(1, rows)
@@ -144,8 +145,12 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
          beta: float = 1.0) -> np.ndarray | None:
     """`beta * bias + alpha * a @ b` (bias broadcast to the result, or none) for 2-D arrays of
     one float dtype, as torch computes it (MKL scales inside the product); None without MKL."""
-    mkl = library()
-    if mkl is None or a.dtype not in _REAL or b.dtype != a.dtype or a.ndim != 2 or b.ndim != 2:
+    product = _GEMM.get(a.dtype)  # filled when MKL is loaded
+    if product is None:
+        if library() is None or a.dtype not in _REAL:
+            return None
+        product = _GEMM[a.dtype]
+    if b.dtype != a.dtype or a.ndim != 2 or b.ndim != 2:
         return None
     m, k = a.shape
     n = b.shape[1]
@@ -163,7 +168,7 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
         rows, cols, first, second, ldc = m, n, a, b, m
     trans_a, mem_a, lda = _operand(first, rows, k, swapped)
     trans_b, mem_b, ldb = _operand(second, k, cols, swapped)
-    _GEMM[a.dtype](
+    product(
         COLUMN_MAJOR, trans_a, trans_b, rows, cols, k, alpha, address(mem_a), lda,
         address(mem_b), ldb, 0.0 if bias is None else beta, address(out), ldc)
     return out

@@ -154,11 +154,17 @@ class SigmoidBackward(Function):
         return gg * y * (1 - y), gg * grad * (1 - scale(y, 2))
 
 
+_ZERO = {np.dtype(kind): np.dtype(kind).type(0) for kind in ("float16", "float32", "float64")}
+
+
 class Relu(Function):
     grad_fn_name = "ReluBackward0"
     saves_output = True
 
     def forward(self, a):
+        zero = _ZERO.get(a.dtype)
+        if zero is not None:  # ATen's max(x, 0): NaN and -0 stay, negatives become +0
+            return np.where(a < 0, zero, a)
         return float_math.maximum(a, np.zeros((), dtype=a.dtype))
 
     def backward(self, grad, inputs, output):
@@ -172,7 +178,8 @@ class ThresholdBackward(Function):
     saves = (1,)
 
     def forward(self, grad, y):
-        return np.where(y > 0, grad, np.zeros((), dtype=grad.dtype))
+        zero = _ZERO.get(grad.dtype)
+        return np.where(y > 0, grad, np.zeros((), dtype=grad.dtype) if zero is None else zero)
 
     def backward(self, gg, inputs, output):
         y = inputs[1]

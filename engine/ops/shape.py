@@ -219,10 +219,13 @@ def transpose(tensor: Tensor, dim0: int, dim1: int) -> Tensor:
 
 @public(method=True)
 def t(tensor: Tensor) -> Tensor:
-    if tensor.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
-                           f"{tensor.ndim}D")
-    return view_of(tensor, T.apply(tensor, dims=tuple(reversed(range(tensor.ndim)))))
+    ndim = tensor.array.ndim
+    if ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
+    return view_of(tensor, T.apply(tensor, dims=_REVERSED[ndim]))
+
+
+_REVERSED = ((), (0,), (1, 0))  # the dims of t() by rank
 
 
 class Squeeze(Function):
