@@ -69,6 +69,26 @@ def _write(tensor: Tensor, array: np.ndarray) -> None:
     tensor.bump_version()
 
 
+def _fmadd_into(tensor: Tensor, x: Any, y: Any, z: Any) -> None:
+    """`_write(tensor, fmadd(x, y, z))`, computed in tensor's own storage when all four are
+    float32 of its shape (y may be one number) and it is not 0-d: the same roundings, no
+    array in between."""
+    target = tensor.array
+    if (target.dtype is _FLOAT32 and x.dtype is _FLOAT32 and y.dtype is _FLOAT32
+            and z.dtype is _FLOAT32 and x.shape == z.shape == target.shape
+            and (y.shape == () or y.shape == target.shape) and target.ndim
+            and target.flags.writeable):
+        wide = np.multiply(x, y, dtype=np.float64)  # exact: products of floats fit a double
+        np.add(wide, z, out=wide)
+        target[...] = wide  # rounded once to float32, as fmadd's astype
+        tensor.bump_version()
+    else:
+        _write(tensor, fmadd(x, y, z))
+
+
+_FLOAT32 = np.dtype(np.float32)
+
+
 class Optimizer:
     """torch.optim.Optimizer: param_groups (dicts, `['lr']` assignable), state, zero_grad."""
 
@@ -244,13 +264,13 @@ class SGD(Optimizer):
                 buffer = state["momentum_buffer"] = Tensor._wrap(np.array(grad, copy=True))
             else:
                 _write(buffer, buffer.array * _scalar(momentum, dtype))
-                _write(buffer, fmadd(grad, _scalar(1 - group["dampening"], dtype),
-                                      buffer.array))
+                _fmadd_into(buffer, grad, _scalar(1 - group["dampening"], dtype),
+                                      buffer.array)
             if group["nesterov"]:
                 grad = fmadd(buffer.array, _scalar(momentum, dtype), grad)
             else:
                 grad = buffer.array
-        _write(param, fmadd(grad, _scalar(-group["lr"], dtype), param.array))
+        _fmadd_into(param, grad, _scalar(-group["lr"], dtype), param.array)
 
 
 class Adam(Optimizer):
@@ -296,7 +316,7 @@ class Adam(Optimizer):
         exp_avg_sq: Tensor = state["exp_avg_sq"]
         _write(exp_avg, _lerp(exp_avg.array, grad, 1 - beta1))
         _write(exp_avg_sq, exp_avg_sq.array * _scalar(beta2, dtype))
-        _write(exp_avg_sq, fmadd(_scalar(1 - beta2, dtype) * grad, grad, exp_avg_sq.array))
+        _fmadd_into(exp_avg_sq, _scalar(1 - beta2, dtype) * grad, grad, exp_avg_sq.array)
 
         step = float(step_count.item())
         bias_correction1 = 1 - beta1 ** step
@@ -359,7 +379,7 @@ class RMSprop(Optimizer):
         alpha = group["alpha"]
         square_avg: Tensor = state["square_avg"]
         _write(square_avg, square_avg.array * _scalar(alpha, dtype))
-        _write(square_avg, fmadd(_scalar(1 - alpha, dtype) * grad, grad, square_avg.array))
+        _fmadd_into(square_avg, _scalar(1 - alpha, dtype) * grad, grad, square_avg.array)
         if group["centered"]:
             grad_avg: Tensor = state["grad_avg"]
             _write(grad_avg, _lerp(grad_avg.array, grad, 1 - alpha))
@@ -373,7 +393,7 @@ class RMSprop(Optimizer):
             buffer: Tensor = state["momentum_buffer"]
             _write(buffer, buffer.array * _scalar(group["momentum"], dtype))
             _write(buffer, buffer.array + grad / average)
-            _write(param, fmadd(buffer.array, _scalar(-lr, dtype), param.array))
+            _fmadd_into(param, buffer.array, _scalar(-lr, dtype), param.array)
         else:
             _write(param, param.array + (_scalar(-lr, dtype) * grad) / average)
 
@@ -411,7 +431,7 @@ class Adagrad(Optimizer):
         step = float(step_count.item())
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total: Tensor = state["sum"]
-        _write(total, fmadd(grad, grad, total.array))
+        _fmadd_into(total, grad, grad, total.array)
         std = _sqrt(total.array) + _scalar(group["eps"], dtype)
         _write(param, param.array + (_scalar(-clr, dtype) * grad) / std)
 
@@ -472,11 +492,11 @@ class Adadelta(Optimizer):
         rest = _scalar(1 - group["rho"], dtype)
         square_avg: Tensor = state["square_avg"]
         acc_delta: Tensor = state["acc_delta"]
-        _write(square_avg, fmadd(rest * grad, grad, square_avg.array * rho))
+        _fmadd_into(square_avg, rest * grad, grad, square_avg.array * rho)
         std = _sqrt(square_avg.array + eps)
         delta = _sqrt(acc_delta.array + eps) / std * grad
-        _write(acc_delta, fmadd(rest * delta, delta, acc_delta.array * rho))
-        _write(param, fmadd(delta, _scalar(-group["lr"], dtype), param.array))
+        _fmadd_into(acc_delta, rest * delta, delta, acc_delta.array * rho)
+        _fmadd_into(param, delta, _scalar(-group["lr"], dtype), param.array)
 
 
 class Adamax(Optimizer):
@@ -549,8 +569,8 @@ class NAdam(Optimizer):
         exp_avg: Tensor = state["exp_avg"]
         exp_avg_sq: Tensor = state["exp_avg_sq"]
         _write(exp_avg, _lerp(exp_avg.array, grad, 1 - beta1))
-        _write(exp_avg_sq, fmadd(_scalar(1 - beta2, dtype) * grad, grad,
-                                 exp_avg_sq.array * _scalar(beta2, dtype)))
+        _fmadd_into(exp_avg_sq, _scalar(1 - beta2, dtype) * grad, grad,
+                                 exp_avg_sq.array * _scalar(beta2, dtype))
         denom = _sqrt(exp_avg_sq.array / _scalar(bias_correction2, dtype))
         denom = denom + _scalar(group["eps"], dtype)
         product = float(mu_product.item())
@@ -590,8 +610,8 @@ class RAdam(Optimizer):
         exp_avg: Tensor = state["exp_avg"]
         exp_avg_sq: Tensor = state["exp_avg_sq"]
         _write(exp_avg, _lerp(exp_avg.array, grad, 1 - beta1))
-        _write(exp_avg_sq, fmadd(_scalar(1 - beta2, dtype) * grad, grad,
-                                 exp_avg_sq.array * _scalar(beta2, dtype)))
+        _fmadd_into(exp_avg_sq, _scalar(1 - beta2, dtype) * grad, grad,
+                                 exp_avg_sq.array * _scalar(beta2, dtype))
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         update = exp_avg.array / _scalar(bias_correction1, dtype) * _scalar(lr, dtype)
