@@ -9,6 +9,7 @@ kept here too: the seed it reports, the cached second value of a Box-Muller pair
 
 from __future__ import annotations
 
+import functools
 import struct
 from typing import Any
 
@@ -33,13 +34,17 @@ STATE_BYTES = _HEAD.size + 8 * STATE_WORDS + _TAIL.size  # 5056
 LEGACY_STATE_BYTES = STATE_BYTES - 8
 
 
+@functools.lru_cache(maxsize=16)  # programs seed with a few values, often more than once
 def _seeded_words(seed: int) -> np.ndarray:
-    """mt19937's initialisation from a 32-bit seed (Knuth's multiplier 1812433253)."""
+    """mt19937's initialisation from a 32-bit seed (Knuth's multiplier 1812433253), read-only
+    (numpy's MT19937 copies the state it is given)."""
     words = [seed & 0xFFFFFFFF]
     for index in range(1, STATE_WORDS):
         previous = words[-1]
         words.append((1812433253 * (previous ^ (previous >> 30)) + index) & 0xFFFFFFFF)
-    return np.array(words, dtype=np.uint32)
+    array = np.array(words, dtype=np.uint32)
+    array.flags.writeable = False
+    return array
 
 
 class Generator:

@@ -97,12 +97,19 @@ def assigned_names(function: ast.FunctionDef | ast.Lambda) -> frozenset[str]:
 def module_imports(tree: ast.Module) -> frozenset[str]:
     """Names an import binds in the module's own scope (not inside a function)."""
     names: set[str] = set()
-    stack: list[ast.AST] = list(tree.body)
-    while stack:
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:  # statements only: an import is one, and no expression holds a statement
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.Lambda)):
-            continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
-        stack.extend(ast.iter_child_nodes(node))
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for field in _BLOCKS:
+                stack.extend(getattr(node, field, ()))
+            for handler in getattr(node, "handlers", ()):  # try's except blocks
+                stack.extend(handler.body)
+            for case in getattr(node, "cases", ()):  # match's cases
+                stack.extend(case.body)
     return frozenset(names)
+
+
+_BLOCKS = ("body", "orelse", "finalbody")  # the statement lists of a compound statement

@@ -145,12 +145,8 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
          beta: float = 1.0) -> np.ndarray | None:
     """`beta * bias + alpha * a @ b` (bias broadcast to the result, or none) for 2-D arrays of
     one float dtype, as torch computes it (MKL scales inside the product); None without MKL."""
-    product = _GEMM.get(a.dtype)  # filled when MKL is loaded
-    if product is None:
-        if library() is None or a.dtype not in _REAL:
-            return None
-        product = _GEMM[a.dtype]
-    if b.dtype != a.dtype or a.ndim != 2 or b.ndim != 2:
+    product = _GEMM.get(a.dtype) if library() is not None else None  # filled on loading
+    if product is None or b.dtype != a.dtype or a.ndim != 2 or b.ndim != 2:
         return None
     m, k = a.shape
     n = b.shape[1]
