@@ -245,6 +245,17 @@ def test_self_referencing_list_prints_like_python() -> None:
     ("x = 1\ny = x.__init__", "AttributeError", 2, 5),
     ("import torch\nclass A(torch.nn.Module):\n    pass\na = A()\nb = a._parameters",
      "AttributeError", 5, 5),
+    # the shapes compiled.py runs as closures, also on a loop's later iterations
+    ("x = 1\ny = x + 2 + undefined", "NameError", 2, 13),
+    ("x = 'a'\nx += 1", "TypeError", 2, 1),
+    ("if undefined:\n    pass", "NameError", 1, 4),
+    ("for i in range(3):\n    y = 10 / (1 - i)", "ZeroDivisionError", 2, 9),
+    ("for i in range(3):\n    if i == 2:\n        y = [][i]", "IndexError", 3, 13),
+    ("import torch\nt = torch.ones(2)\nu = t.view(3)", "RuntimeError", 3, 5),
+    ("import torch\nw = torch.ones(2, requires_grad=True)\nfor i in range(2):\n    w -= 1",
+     "RuntimeError", 4, 5),
+    ("def f(a, *, k):\n    return a\nf(1, k=2, z=3)", "TypeError", 3, 1),
+    ("def f(a):\n    return a\nf(1, **{'b': 2})", "TypeError", 3, 1),
 ])
 def test_runtime_error_position(source: str, type_name: str, line: int, col: int) -> None:
     problem = error(source)
