@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 from engine import budget, dtypes
-from engine.autograd import Function, other_operands
+from engine.autograd import Function, other_operands, plain_arrays
 from engine.ops import dot_order, gemm_order, mkl
+from engine.tensor import Tensor
 
 
 def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
@@ -98,6 +99,14 @@ def _matrix_grads(node: Function, grad, a, b):  # type: ignore[no-untyped-def]
     """The gradients of a @ b as PyTorch's mm_mat1_backward / mm_mat2_backward compute them."""
     a_columns, b_columns = node.column_major  # type: ignore[attr-defined]
     grad_a = grad_b = None
+    arrays = plain_arrays(grad, a, b)
+    if arrays is not None:  # no graph to build: the same products of the same array views
+        g, x, y = arrays
+        if node.needs[-2]:
+            grad_a = Tensor._wrap(_matmul(y, g.T).T if a_columns else _matmul(g, y.T))
+        if node.needs[-1]:
+            grad_b = Tensor._wrap(_matmul(g.T, x).T if b_columns else _matmul(x.T, g))
+        return grad_a, grad_b
     if node.needs[-2]:
         grad_a = b.mm(grad.t()).t() if a_columns else grad.mm(b.t())
     if node.needs[-1]:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from engine import budget, dtypes, float_math
-from engine.autograd import Function
+from engine.autograd import Function, plain_arrays
 from engine.float_math import fma64
 from engine.operands import first_broadcast_error
 from engine.ops import mkl, numerics
@@ -168,7 +168,15 @@ class Relu(Function):
         return float_math.maximum(a, np.zeros((), dtype=a.dtype))
 
     def backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, output)
+        if arrays is not None:  # no graph to build: threshold_backward's values directly
+            return (Tensor._wrap(_threshold_backward(*arrays)),)
         return (ThresholdBackward.apply(grad, output),)
+
+
+def _threshold_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    zero = _ZERO.get(grad.dtype)
+    return np.where(y > 0, grad, np.zeros((), dtype=grad.dtype) if zero is None else zero)
 
 
 class ThresholdBackward(Function):
@@ -178,8 +186,7 @@ class ThresholdBackward(Function):
     saves = (1,)
 
     def forward(self, grad, y):
-        zero = _ZERO.get(grad.dtype)
-        return np.where(y > 0, grad, np.zeros((), dtype=grad.dtype) if zero is None else zero)
+        return _threshold_backward(grad, y)
 
     def backward(self, gg, inputs, output):
         y = inputs[1]
