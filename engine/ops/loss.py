@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from engine import float_math
-from engine.autograd import Function
+from engine.autograd import Function, plain_arrays
 from engine.ops.numerics import torch_sum
 from engine.ops.pointwise import vector_math, where
 from engine.tensor import Tensor
@@ -36,10 +36,23 @@ class MseLoss(Function):
 
     def backward(self, grad, inputs, output):
         a, b = inputs
+        arrays = plain_arrays(grad, a, b)
+        if arrays is not None:  # no graph to build: mse_loss_backward's values directly
+            g, x, y = arrays
+            return (Tensor._wrap(_mse_backward(g, x, y, self.reduction))
+                    if self.needs[0] else None,
+                    Tensor._wrap(_mse_backward(g, y, x, self.reduction))
+                    if self.needs[1] else None)
         return (MseLossBackward.apply(grad, a, b, reduction=self.reduction)
                 if self.needs[0] else None,
                 MseLossBackward.apply(grad, b, a, reduction=self.reduction)
                 if self.needs[1] else None)
+
+
+def _mse_backward(grad: np.ndarray, a: np.ndarray, b: np.ndarray, reduction: str) -> np.ndarray:
+    """2 * (a - b) * grad, divided by the count for a mean (mse_loss_backward)."""
+    norm = 2.0 / a.size if reduction == "mean" else 2.0
+    return norm * (a - b) * grad  # type: ignore[no-any-return]
 
 
 class MseLossBackward(Function):
@@ -52,8 +65,7 @@ class MseLossBackward(Function):
     def forward(self, grad, a, b, reduction="mean"):
         self.reduction = reduction
         self.count = a.size
-        norm = 2.0 / a.size if reduction == "mean" else 2.0
-        return norm * (a - b) * grad
+        return _mse_backward(grad, a, b, reduction)
 
     def backward(self, gg, inputs, output):
         grad, a, b = inputs
