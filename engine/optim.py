@@ -78,8 +78,9 @@ def _fmadd_into(tensor: Tensor, x: Any, y: Any, z: Any) -> None:
             and z.dtype is _FLOAT32 and x.shape == z.shape == target.shape
             and (y.shape == () or y.shape == target.shape) and target.ndim
             and target.flags.writeable):
-        wide = np.multiply(x, y, dtype=np.float64)  # exact: products of floats fit a double
-        np.add(wide, z, out=wide)
+        wide = x.astype(np.float64)  # the product is exact: products of floats fit a double
+        wide *= y
+        wide += z
         target[...] = wide  # rounded once to float32, as fmadd's astype
         tensor.bump_version()
     else:

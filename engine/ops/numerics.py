@@ -489,7 +489,7 @@ def fmadd(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
         return np.float32(float(x) * float(y) + float(z))  # type: ignore[return-value]
     dtype = x.dtype if x.dtype is y.dtype is z.dtype else np.result_type(x, y, z)
     if dtype.itemsize < 8:  # (z joins the float64 product as float64)
-        return (np.multiply(x, y, dtype=np.float64) + z).astype(dtype)  # type: ignore
+        return (np.asarray(x, dtype=np.float64) * y + z).astype(dtype)  # type: ignore
     return np.asarray(x * y + z, dtype=dtype)
 
 
