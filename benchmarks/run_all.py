@@ -48,10 +48,15 @@ def process_times(cmd: list[str], runs: int) -> list[float]:
 
 def reported_times(cmd: list[str]) -> list[float]:
     """Times a child process measured itself and printed as a JSON list on its last line."""
+    return reported_lines(cmd)[-1]
+
+
+def reported_lines(cmd: list[str]) -> list[list[float]]:
+    """Each line a child process printed, read as a JSON list of numbers."""
     result = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if result.returncode != 0:
         raise SystemExit(f"failed: {' '.join(cmd)}\n{result.stderr[-2000:]}")
-    return [float(t) for t in json.loads(result.stdout.strip().splitlines()[-1])]
+    return [[float(t) for t in json.loads(line)] for line in result.stdout.strip().splitlines()]
 
 
 def cell(times: list[float] | None, scale: float, unit: str) -> str:
@@ -120,10 +125,15 @@ y.backward(retain_graph=True)
 sys.stdout.buffer.write(torchviz.make_dot(y, params={"w": w, "x": x}).pipe(format="svg"))
 """
 
+# The chain's times, then on the last line its peak memory: how far the process's peak resident
+# memory rose above what it held before the first chain (so the import of torch or numpy, which
+# differ a lot, does not count).
 CHAIN = """
-import json, sys, time
+import json, os, resource, sys, time
 {setup}
 n = int(sys.argv[1])
+with open("/proc/self/statm") as statm:
+    before = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 times = []
 for _ in range(int(sys.argv[2])):
     start = time.perf_counter()
@@ -134,6 +144,7 @@ for _ in range(int(sys.argv[2])):
     times.append(time.perf_counter() - start)
     del x, y
 print(json.dumps(times))
+print(json.dumps([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before]))
 """
 
 RNN = """import torch
@@ -195,13 +206,17 @@ def main() -> None:
     chain_runs = max(1, runs // 3)
     ours_code = CHAIN.format(setup="from engine import api", leaf="api.TORCH['tensor']"
                              "(1.0, requires_grad=True)")
-    ours = reported_times([sys.executable, "-c", ours_code, str(args.chain), str(chain_runs)])
-    theirs = None
+    ours, our_peak = reported_lines([sys.executable, "-c", ours_code, str(args.chain),
+                                     str(chain_runs)])[-2:]
+    theirs = their_peak = None
     if torch:
         code = CHAIN.format(setup="import torch", leaf="torch.tensor(1.0, requires_grad=True)")
-        theirs = reported_times([torch, "-c", code, str(args.chain), str(chain_runs)])
+        theirs, their_peak = reported_lines([torch, "-c", code, str(args.chain),
+                                             str(chain_runs)])[-2:]
     row(f"{args.chain:,}-op chain, build + backward ({chain_runs} runs)", ours, theirs,
         "torch eager", 1, "s", "<= 1x")
+    row(f"{args.chain:,}-op chain, peak memory above the start", our_peak, their_peak,
+        "torch eager", 1 / 2**20, "MiB", "<= 1x")
 
     with tempfile.TemporaryDirectory() as folder:
         program = Path(folder) / "rnn2500.expr"  # 4 recorded ops per step: 10,000 nodes
