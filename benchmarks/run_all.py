@@ -48,15 +48,17 @@ def process_times(cmd: list[str], runs: int) -> list[float]:
 
 def reported_times(cmd: list[str]) -> list[float]:
     """Times a child process measured itself and printed as a JSON list on its last line."""
-    return reported_lines(cmd)[-1]
+    return reported_lines(cmd, 1)[0]
 
 
-def reported_lines(cmd: list[str]) -> list[list[float]]:
-    """Each line a child process printed, read as a JSON list of numbers."""
+def reported_lines(cmd: list[str], count: int) -> list[list[float]]:
+    """The last `count` lines a child process printed (after what the program itself printed),
+    each read as a JSON list of numbers."""
     result = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     if result.returncode != 0:
         raise SystemExit(f"failed: {' '.join(cmd)}\n{result.stderr[-2000:]}")
-    return [[float(t) for t in json.loads(line)] for line in result.stdout.strip().splitlines()]
+    return [[float(t) for t in json.loads(line)]
+            for line in result.stdout.strip().splitlines()[-count:]]
 
 
 def cell(times: list[float] | None, scale: float, unit: str) -> str:
@@ -207,12 +209,12 @@ def main() -> None:
     ours_code = CHAIN.format(setup="from engine import api", leaf="api.TORCH['tensor']"
                              "(1.0, requires_grad=True)")
     ours, our_peak = reported_lines([sys.executable, "-c", ours_code, str(args.chain),
-                                     str(chain_runs)])[-2:]
+                                     str(chain_runs)], 2)
     theirs = their_peak = None
     if torch:
         code = CHAIN.format(setup="import torch", leaf="torch.tensor(1.0, requires_grad=True)")
         theirs, their_peak = reported_lines([torch, "-c", code, str(args.chain),
-                                             str(chain_runs)])[-2:]
+                                             str(chain_runs)], 2)
     row(f"{args.chain:,}-op chain, build + backward ({chain_runs} runs)", ours, theirs,
         "torch eager", 1, "s", "<= 1x")
     row(f"{args.chain:,}-op chain, peak memory above the start", our_peak, their_peak,
