@@ -174,7 +174,8 @@ class Module:
                                   '"forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        for pre_hook in list(self.__dict__.get("_forward_pre_hooks", ())):
+        pre_hooks = self.__dict__.get("_forward_pre_hooks")
+        for pre_hook in list(pre_hooks) if pre_hooks else ():  # (a copy: a hook may remove itself)
             changed = pre_hook(self, args)
             if changed is not None:
                 args = changed if isinstance(changed, tuple) else (changed,)
@@ -226,7 +227,8 @@ class Module:
 
     def _forward_and_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         output = self.forward(*args, **kwargs)
-        for hook in list(self.__dict__.get("_forward_hooks", ())):
+        hooks = self.__dict__.get("_forward_hooks")
+        for hook in list(hooks) if hooks else ():
             changed = hook(self, args, output)
             if changed is not None:
                 output = changed
