@@ -22,7 +22,7 @@ from autograd_cli.cli.hash_seed import restart_with_fixed_hashes
 from autograd_cli.cli.options import CHOICE, COMMANDS, FLAG, OUTPUT
 from autograd_cli.language.errors import visible
 from autograd_cli.language.limits import Limits
-from engine import memory
+from engine import allocator, memory
 
 PATH = "path"  # in VALUED: the option's value is a path
 
@@ -113,6 +113,7 @@ def main() -> None:
 
 def _main() -> int:
     memory.count_whole_process()  # --max-memory bounds this process's peak, startup included
+    allocator.pause_collector()  # resumed when the program starts (language/interpreter.py)
     try:
         argv = bare_unroll(sys.argv[1:])
         simple = simple_command(argv)
@@ -154,6 +155,8 @@ def _main() -> int:
         sys.stderr.write(visible(f"agraph: internal error: {type(error).__name__}: {error} "
                                  "(please report it; AGRAPH_DEBUG=1 shows the traceback)\n"))
         return 1
+    finally:
+        allocator.resume_collector()  # a command that ran no program
 
 
 def _leave(status: int) -> None:

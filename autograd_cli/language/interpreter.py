@@ -23,7 +23,7 @@ from autograd_cli.language.limits import Limits, limit_error
 from autograd_cli.language.output import OutputSink, WarningRecord
 from autograd_cli.language.positions import node_position
 from autograd_cli.language.torch_modules import torch_namespaces
-from engine import recording
+from engine import allocator, recording
 
 __all__ = ["Interpreter", "Observer", "OutputSink", "RunResult", "WarningRecord",
            "run_observed", "run_program", "torch_namespaces"]
@@ -70,6 +70,7 @@ def run_program(text: str, limits: Limits | None = None, *, observer: Any = None
     `echo` receives printed text as it is printed (the CLI's stdout); `tree` is a tree that
     `check_program` already returned for `text`.
     """
+    allocator.resume_collector()  # paused by the agraph command while it imported
     limits = limits or Limits()
     output = OutputSink(limits.max_output_bytes, echo)
     box: dict[str, Any] = {}
