@@ -12,7 +12,9 @@ cyclic collector's defaults run a young-generation pass every 700 new objects an
 (which walks every object alive) every 10 passes of the middle generation: a chain of a
 million ops spent about 40% of its time in the collector. The graph holds no reference cycles
 of its own (a node keeps its output's array, not the output), so collecting less often frees
-nothing later that matters and takes the collector out of the profile.
+nothing later that matters and takes the collector out of the profile. The agraph command
+also pauses the collector while it imports, and freezes what the imports made before the
+program runs (`pause_collector`, `resume_collector`).
 """
 
 from __future__ import annotations
