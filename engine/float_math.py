@@ -17,6 +17,8 @@ f32, f64 = np.float32, np.float64
 # a float64's bits below float32 precision, and their value on a float32 rounding midpoint
 LOW29 = np.uint64(0x1FFFFFFF)
 HALF29 = np.uint64(0x10000000)
+# +0 of each float dtype, as a numpy scalar (kernels compare and select against it)
+ZEROS = {np.dtype(kind): np.dtype(kind).type(0) for kind in ("float16", "float32", "float64")}
 
 
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:

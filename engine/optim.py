@@ -70,24 +70,12 @@ def _write(tensor: Tensor, array: np.ndarray) -> None:
 
 
 def _fmadd_into(tensor: Tensor, x: Any, y: Any, z: Any) -> None:
-    """`_write(tensor, fmadd(x, y, z))`, computed in tensor's own storage when all four are
-    float32 of its shape (y may be one number) and it is not 0-d: the same roundings, no
-    array in between."""
-    target = tensor.array
-    if (target.dtype is _FLOAT32 and x.dtype is _FLOAT32 and y.dtype is _FLOAT32
-            and z.dtype is _FLOAT32 and x.shape == z.shape == target.shape
-            and (y.shape == () or y.shape == target.shape) and target.ndim
-            and target.flags.writeable):
-        wide = x.astype(np.float64)  # the product is exact: products of floats fit a double
-        wide *= y
-        wide += z
-        target[...] = wide  # rounded once to float32, as fmadd's astype
+    """`_write(tensor, fmadd(x, y, z))`, with fmadd writing into tensor's own storage."""
+    if tensor.array.flags.writeable:
+        fmadd(x, y, z, out=tensor.array)
         tensor.bump_version()
     else:
         _write(tensor, fmadd(x, y, z))
-
-
-_FLOAT32 = np.dtype(np.float32)
 
 
 class Optimizer:

@@ -21,9 +21,7 @@ from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 from autograd_cli.language.objects import Namespace, TensorMethod
-from autograd_cli.language.operators import BINARY_OPERATORS, INPLACE_OPERATORS, TENSOR_OPERANDS
 from autograd_cli.language.scopes import MISSING
-from engine.tensor import Tensor
 
 if TYPE_CHECKING:
     from autograd_cli.language.evaluator import Interpreter
@@ -87,25 +85,14 @@ def _assign(interpreter: Interpreter, node: ast.Assign, target: ast.Name) -> Run
 def _augmented_assign(interpreter: Interpreter, node: ast.AugAssign, target: ast.Name) -> Run:
     name = target.id
     operation = node.op.__class__
-    function = INPLACE_OPERATORS[operation]
     value = expression(interpreter, node.value)
     load, bind, inplace = interpreter.load, interpreter.bind_name, interpreter.operators.inplace
 
     def augmented_assign() -> None:
-        scope = interpreter.scope
-        current = scope.names.get(name, MISSING)
-        if current is MISSING:
-            current = load(name, target)
+        current = load(name, target)
         right = value()
         interpreter.node = node
-        if current.__class__ is Tensor and right.__class__ in TENSOR_OPERANDS:  # `w -= lr * g`
-            result = function(current, right)  # CheckedOperators.inplace's first case, inline
-        else:
-            result = inplace(operation, current, right)
-        if interpreter.on_bind is None and scope.declared is None:
-            scope.names[name] = result
-        else:
-            bind(name, result, target)
+        bind(name, inplace(operation, current, right), target)
 
     return augmented_assign
 
@@ -152,14 +139,11 @@ def _binary_op(interpreter: Interpreter, node: ast.BinOp) -> Run:
              for link in reversed(chain)]
     if len(links) == 1:
         operation, right = links[0][1], links[0][2]
-        function = BINARY_OPERATORS[operation]
 
         def binary_op() -> Any:
             left = first()
             right_value = right()
             interpreter.node = node
-            if left.__class__ is Tensor and right_value.__class__ in TENSOR_OPERANDS:
-                return function(left, right_value)  # CheckedOperators.binary's first case
             return binary(operation, left, right_value)
 
         return binary_op

@@ -52,7 +52,7 @@ _SEQUENCES = (str, list, tuple)
 _SIZED = (int, str, list, tuple, bytes)
 # what a tensor on the left of an operator can take without a size check: never a sequence
 # (`t * [1]` repeats the list t.__index__() times)
-TENSOR_OPERANDS = frozenset({Tensor, int, float, bool})
+_TENSOR_OPERANDS = frozenset({Tensor, int, float, bool})
 # Integer results this close to max_int_bits (estimated from the operands' bits) are computed
 # and then measured: the estimate can be a bit off, the computation is then cheap.
 _MARGIN_BITS = 64
@@ -84,7 +84,7 @@ class CheckedOperators:
     def binary(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
         """`left <op> right`."""
         if not isinstance(left, _SIZED) and not isinstance(right, _SIZED) or (
-                left.__class__ is Tensor and right.__class__ in TENSOR_OPERANDS):
+                left.__class__ is Tensor and right.__class__ in _TENSOR_OPERANDS):
             return BINARY_OPERATORS[operation](left, right)  # tensors, floats: nothing to check
         if operation is ast.Mod and type(left) is str:
             return self.formatter.percent(left, right)
@@ -92,7 +92,7 @@ class CheckedOperators:
 
     def inplace(self, operation: type[ast.operator], left: Any, right: Any) -> Any:
         """`left <op>= right`: the object's in-place method if it has one."""
-        if left.__class__ is Tensor and right.__class__ in TENSOR_OPERANDS:  # `w -= lr * g`
+        if left.__class__ is Tensor and right.__class__ in _TENSOR_OPERANDS:  # `w -= lr * g`
             return INPLACE_OPERATORS[operation](left, right)
         if operation is ast.Mod and type(left) is str:
             return self.formatter.percent(left, right)

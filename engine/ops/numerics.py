@@ -103,7 +103,6 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
 
 
 _ZEROS: dict[np.dtype, np.ndarray] = {}
-_ZERO = {np.dtype(np.float32): np.float32(0), np.dtype(np.float64): np.float64(0)}
 
 
 def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
@@ -284,7 +283,8 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
         if ndim == 2 and dims == (0,) and a.shape[1] >= VECTOR_BYTES // a.dtype.itemsize:
             # the rows of a matrix into one row (a Linear bias's gradient): the loop below
             # walks it as one block of whole columns, vectorized over them, then adds it to +0
-            total = _outer_vectorized(a, VECTOR_BYTES // a.dtype.itemsize) + _ZERO[a.dtype]
+            lanes = VECTOR_BYTES // a.dtype.itemsize
+            total = _outer_vectorized(a, lanes) + float_math.ZEROS[a.dtype]
             return total.reshape(1, -1) if keepdim else total  # type: ignore[no-any-return]
     out_shape, kept, shape, outs, ins, view_shape, view_strides = _plan(
         a.shape, a.strides, a.itemsize, dims)
@@ -481,16 +481,27 @@ def sigmoid(a: np.ndarray) -> np.ndarray:
 _FLOAT32 = np.dtype(np.float32)
 
 
-def fmadd(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+def fmadd(x: np.ndarray, y: np.ndarray, z: np.ndarray, out: np.ndarray | None = None
+          ) -> np.ndarray:
     """x * y + z rounded once (torch's vectorized fmadd, as in the lerp kernel and the
-    optimizers); exact for float32 through float64."""
-    if (x.ndim == y.ndim == z.ndim == 0 and x.dtype is _FLOAT32 and y.dtype is _FLOAT32
-            and z.dtype is _FLOAT32):  # one float32 each (a scalar parameter): python floats
+    optimizers); exact for float32 through float64. With `out`, the result is written there
+    (`out[...] = fmadd(x, y, z)`, an optimizer's parameter) and `out` returned."""
+    if (out is None and x.ndim == y.ndim == z.ndim == 0 and x.dtype is _FLOAT32
+            and y.dtype is _FLOAT32 and z.dtype is _FLOAT32):  # a scalar parameter: floats
         return np.float32(float(x) * float(y) + float(z))  # type: ignore[return-value]
     dtype = x.dtype if x.dtype is y.dtype is z.dtype else np.result_type(x, y, z)
     if dtype.itemsize < 8:  # (z joins the float64 product as float64)
-        return (np.asarray(x, dtype=np.float64) * y + z).astype(dtype)  # type: ignore
-    return np.asarray(x * y + z, dtype=dtype)
+        wide = np.asarray(x, dtype=np.float64) * y + z
+        if out is not None and out.dtype == dtype:
+            out[...] = wide  # rounded once, as astype: no float32 array in between
+            return out
+        result = wide.astype(dtype)
+    else:
+        result = np.asarray(x * y + z, dtype=dtype)
+    if out is None:
+        return result  # type: ignore[no-any-return]
+    out[...] = result
+    return out
 
 
 

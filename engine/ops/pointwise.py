@@ -154,15 +154,12 @@ class SigmoidBackward(Function):
         return gg * y * (1 - y), gg * grad * (1 - scale(y, 2))
 
 
-_ZERO = {np.dtype(kind): np.dtype(kind).type(0) for kind in ("float16", "float32", "float64")}
-
-
 class Relu(Function):
     grad_fn_name = "ReluBackward0"
     saves_output = True
 
     def forward(self, a):
-        zero = _ZERO.get(a.dtype)
+        zero = float_math.ZEROS.get(a.dtype)
         if zero is not None:  # ATen's max(x, 0): NaN and -0 stay, negatives become +0
             return np.where(a < 0, zero, a)
         return float_math.maximum(a, np.zeros((), dtype=a.dtype))
@@ -175,7 +172,7 @@ class Relu(Function):
 
 
 def _threshold_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
-    zero = _ZERO.get(grad.dtype)
+    zero = float_math.ZEROS.get(grad.dtype)
     return np.where(y > 0, grad, np.zeros((), dtype=grad.dtype) if zero is None else zero)
 
 
