@@ -529,3 +529,18 @@ def test_a_package_missing_where_pytorch_runs_fails_at_its_import_as_in_python()
     assert caught.error is None and caught.stdout == "No module named 'tqdm'\n"
     refused = error("print(1)\nimport json\n")  # a standard module agraph does not offer
     assert (refused.type_name, refused.line) == ("ImportError", 2)
+
+
+def test_eval_texts_leave_no_closures_behind() -> None:
+    """Each eval() parses its text anew: the closures made for it are not kept (in a loop they
+    would pile up), while the program's own nodes keep theirs."""
+    seen: list[Any] = []
+
+    class Keeper:
+        def on_start(self, interpreter: Any) -> None:
+            seen.append(interpreter)
+
+    source = "n = 0\nfor i in range(300):\n    n = n + eval('[i < 3, abs(-i)][1] % 7')\nprint(n)"
+    result = run_program(source, observer=Keeper())
+    assert result.error is None and result.stdout == f"{sum(i % 7 for i in range(300))}\n"
+    assert len(seen[0].compiled) < 30  # the program's few nodes, not 300 texts' worth

@@ -57,9 +57,9 @@ def expression(interpreter: Interpreter, node: ast.expr) -> Run:
         return _name(interpreter, node)
     if isinstance(node, ast.BinOp):
         return _binary_op(interpreter, node)
-    if isinstance(node, ast.Attribute) and not _is_class_name(node):
+    if isinstance(node, ast.Attribute):
         return _attribute(interpreter, node)
-    if isinstance(node, ast.Call) and _plain_arguments(node):
+    if isinstance(node, ast.Call):
         return _call(interpreter, node)
     return functools.partial(interpreter.expressions[node.__class__], node)
 
@@ -189,8 +189,16 @@ def _attribute_of(interpreter: Interpreter, node: ast.Attribute) -> Run:
     return attribute_of
 
 
+def _class_name(interpreter: Interpreter, node: ast.Attribute) -> Run:
+    """`x.__class__.__name__`, the one use of `__class__` a program has (the checker's)."""
+    value = expression(interpreter, node.value.value)  # type: ignore[attr-defined]
+    return lambda: type(value()).__name__
+
+
 def _attribute(interpreter: Interpreter, node: ast.Attribute) -> Run:
     """`value.name` as a value: a tensor's method shows as PyTorch's built-in method."""
+    if _is_class_name(node):
+        return _class_name(interpreter, node)
     read = _attribute_of(interpreter, node)
     name = node.attr
 
@@ -213,12 +221,25 @@ def _call(interpreter: Interpreter, node: ast.Call) -> Run:
     callee = node.func
     function = (_attribute_of(interpreter, callee) if callee.__class__ is ast.Attribute
                 and not _is_class_name(callee) else expression(interpreter, callee))  # type: ignore[arg-type]
-    arguments = [expression(interpreter, argument) for argument in node.args]
-    keywords = [(str(keyword.arg), expression(interpreter, keyword.value))
-                for keyword in node.keywords]
     call_value = interpreter.call_value
     recording = interpreter.recording
     location = (node.lineno, node.col_offset + 1)
+    if not _plain_arguments(node):  # f(*args, **kwargs): the interpreter unpacks them
+        arguments_of, keywords_of = interpreter.arguments, interpreter.keywords
+
+        def call_unpacking() -> Any:
+            called = function()
+            args = arguments_of(node.args)
+            kwargs = keywords_of(node.keywords) if node.keywords else {}
+            interpreter.node = node
+            if recording.observer is not None:
+                recording.location = location
+            return call_value(called, args, kwargs)
+
+        return call_unpacking
+    arguments = [expression(interpreter, argument) for argument in node.args]
+    keywords = [(str(keyword.arg), expression(interpreter, keyword.value))
+                for keyword in node.keywords]
     if not keywords and len(arguments) <= 1:
         argument = arguments[0] if arguments else None
 

@@ -13,15 +13,16 @@ statement starts by setting it to itself; a Python exception from the engine or 
 operator becomes a `ScriptError` at that node (the innermost program position, also inside a
 function body or a hook).
 
-Each statement runs as a closure that compiled.py makes on its first run: the hot shapes
-(assignments, expression statements, `if`, and the names, operators, attributes and calls in
-them) as closures of their own, the others as their handler here.
+Each statement runs as a closure that compiled.py makes on its first run: assignments to a
+name, expression statements, `x op= y` and `if` as closures of their own, the others as their
+handler here. Names, constants, operators, attributes and calls are compiled.py's alone,
+wherever they are evaluated.
 
-The handlers live by what they are: this file holds the running, calls, names, assignment and
-loops (the hot path); attributes.py, expressions.py and statements.py the rest of the node
-types, as parts of `Interpreter`; definitions.py (def, class, decorators, global/nonlocal,
-super), classes.py (the program's classes), exceptions.py (try/raise) and generators.py
-(yield) the constructs of the language around them.
+The handlers live by what they are: this file holds the running, the calls of what a program
+called, name lookup, assignment and loops (the hot path); attributes.py, expressions.py and
+statements.py the rest of the node types, as parts of `Interpreter`; definitions.py (def,
+class, decorators, global/nonlocal, super), classes.py (the program's classes), exceptions.py
+(try/raise) and generators.py (yield) the constructs of the language around them.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from autograd_cli.language.builtins import (
     check_int_call,
     make_builtins,
 )
+from autograd_cli.language.compiled import expression as compiled_expression
 from autograd_cli.language.compiled import statement as compiled_statement
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.expressions import ExpressionHandlers
@@ -56,7 +58,6 @@ from autograd_cli.language.memory import charge_result, check_container, check_c
 from autograd_cli.language.objects import (
     BoundMethod,
     Namespace,
-    TensorMethod,
     UserFunction,
     bind_arguments,
     display_repr,
@@ -69,7 +70,6 @@ from autograd_cli.language.scopes import (
     BREAK,
     CONTINUE,
     MATERIALIZED,
-    MISSING,
     SUPER,
     Return,
     Scope,
@@ -135,7 +135,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         self.engine_configured = False
         self.modules: dict[str, Namespace] = {}
         self.handling: list[ScriptError] = []  # the exceptions being handled (bare `raise`)
-        self.compiled: dict[ast.stmt, Callable[[], Any]] = {}  # compiled.py's, made on first run
+        self.compiled: dict[ast.AST, Callable[[], Any]] = {}  # compiled.py's, made on first run
+        self.keep_compiled = True  # False while an eval() text runs
         # the handlers; `x` and `if` statements are compiled.py's closures only
         self.statements: dict[type[ast.AST], Callable[[Any], Any]] = {
             ast.Assign: self._assign,
@@ -152,10 +153,12 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
             ast.Nonlocal: lambda node: definitions.declare(self, node),
         }
         self.expressions: dict[type[ast.AST], Callable[[Any], Any]] = {
-            ast.Constant: self._constant, ast.Name: self._name, ast.Attribute: self._attribute,
-            ast.Subscript: self._subscript, ast.Slice: self._slice, ast.BinOp: self._binary_op,
+            ast.Constant: self._compiled_expression, ast.Name: self._compiled_expression,
+            ast.Attribute: self._compiled_expression, ast.BinOp: self._compiled_expression,
+            ast.Call: self._compiled_expression,
+            ast.Subscript: self._subscript, ast.Slice: self._slice,
             ast.UnaryOp: self._unary_op, ast.BoolOp: self._bool_op, ast.Compare: self._compare,
-            ast.IfExp: self._if_expression, ast.Call: self._call, ast.List: self._list,
+            ast.IfExp: self._if_expression, ast.List: self._list,
             ast.Tuple: self._tuple, ast.Set: self._set, ast.Dict: self._dict,
             ast.ListComp: self._list_comprehension, ast.SetComp: self._set_comprehension,
             ast.DictComp: self._dict_comprehension, ast.GeneratorExp: self._generator,
@@ -424,13 +427,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
             self._store(item_target, item)
 
     def _augmented_assign(self, node: ast.AugAssign) -> None:
-        target, operation = node.target, type(node.op)
-        if type(target) is ast.Name:
-            current = self._load(target.id, target)
-            right = self.eval(node.value)
-            self.node = node
-            self._bind(target.id, self.operators.inplace(operation, current, right), target)
-        elif type(target) is ast.Subscript:
+        target, operation = node.target, type(node.op)  # `name op= value`: compiled.py's
+        if type(target) is ast.Subscript:
             container, key = self.container_and_key(target)
             current = container[key]
             right = self.eval(node.value)
@@ -581,13 +579,6 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
 
     # --- expressions -----------------------------------------------------------------------------
 
-    def _constant(self, node: ast.Constant) -> Any:
-        return node.value
-
-    def _name(self, node: ast.Name) -> Any:
-        value = self.scope.names.get(node.id, MISSING)
-        return self._load(node.id, node) if value is MISSING else value
-
     def _load(self, name: str, node: ast.AST) -> Any:
         scope = self.scope
         if name in scope.names:
@@ -613,75 +604,24 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
 
     load = _load
 
-    def _attribute(self, node: ast.Attribute) -> Any:
-        """`value.name` as a value; a tensor's method (not called here) is shown as the
-        built-in method PyTorch's is."""
-        found = self._attribute_of(node)
-        if type(found) is MethodType and type(found.__self__).__module__ == "engine.tensor":
-            return TensorMethod(node.attr, found.__self__, found)  # Tensor's, Parameter's
-        return found
+    def _compiled_expression(self, node: ast.expr) -> Any:
+        """A name, constant, operator, attribute or call: compiled.py's closure for the node,
+        made on its first evaluation (and kept, but for the text of an eval())."""
+        run = self.compiled.get(node)
+        if run is None:
+            run = compiled_expression(self, node)
+            if self.keep_compiled:
+                self.compiled[node] = run
+        return run()
 
-    def _attribute_of(self, node: ast.Attribute) -> Any:
-        inner = node.value
-        if node.attr == "__name__" and type(inner) is ast.Attribute and (
-                inner.attr == "__class__"):  # `x.__class__.__name__`, and no other use of it
-            value = self.eval(inner.value)
-            return type(value).__name__
-        if inner.__class__ is ast.Name:  # `x.attr`: _name, inline
-            value = self.scope.names.get(inner.id, MISSING)  # type: ignore[attr-defined]
-            if value is MISSING:
-                value = self._load(inner.id, inner)  # type: ignore[attr-defined]
-        else:
-            value = self.expressions[inner.__class__](inner)
-        self.node = node
-        plain = self.plain_attributes.get(type(value))
-        if plain is not None and node.attr in plain:  # get_attribute's first step, inline
-            return getattr(value, node.attr)
-        if value.__class__ is Namespace and node.attr[0] != "_":  # `torch.no_grad`, inline
-            member = value.members.get(node.attr, MISSING)
-            if member is not MISSING:
-                return member
-        return self.get_attribute(value, node.attr)
-
-    def _binary_op(self, node: ast.BinOp) -> Any:
-        expressions = self.expressions
-        if node.left.__class__ is not ast.BinOp:
-            left = expressions[node.left.__class__](node.left)
-            right = expressions[node.right.__class__](node.right)
-            self.node = node
-            return self.operators.binary(node.op.__class__, left, right)
-        # A chain a + b + c + ...: walk the left spine in a loop, not by recursion.
-        chain = []
-        spine: ast.expr = node
-        while type(spine) is ast.BinOp:
-            chain.append(spine)
-            spine = spine.left  # type: ignore[attr-defined]
-        value = expressions[spine.__class__](spine)
-        for link in reversed(chain):
-            right = expressions[link.right.__class__](link.right)
-            self.node = link
-            value = self.operators.binary(link.op.__class__, value, right)
-        return value
-
-    def _call(self, node: ast.Call) -> Any:
-        expressions = self.expressions
-        callee = node.func
-        if callee.__class__ is ast.Attribute:
-            function = self._attribute_of(callee)  # type: ignore[arg-type]
-        else:
-            function = expressions[callee.__class__](callee)
-        nodes = node.args
-        if not nodes:
-            args: list[Any] = []
-        elif len(nodes) == 1 and nodes[0].__class__ is not ast.Starred:  # f(x), inline
-            args = [expressions[nodes[0].__class__](nodes[0])]
-        else:
-            args = self._arguments(nodes)
-        kwargs = self._keywords(node.keywords) if node.keywords else {}
-        self.node = node
-        if self.recording.observer is not None:  # where the op is, for what observes it
-            self.recording.location = (node.lineno, node.col_offset + 1)
-        return self.call_value(function, args, kwargs)
+    def _evaluate_text(self, tree: ast.expr) -> Any:
+        """eval(text): parsed anew at every call, so its closures are not kept (in a loop they
+        would pile up)."""
+        keep, self.keep_compiled = self.keep_compiled, False
+        try:
+            return self.eval(tree)
+        finally:
+            self.keep_compiled = keep
 
     def call_value(self, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         """Call what the program called: its functions run here, the rest are host calls."""
@@ -699,7 +639,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         if function is SUPER:
             return definitions.make_super(self, args)
         if function is string_eval.EVAL:
-            return self.eval(string_eval.parse(args, kwargs, self.node, self.limits))
+            return self._evaluate_text(string_eval.parse(args, kwargs, self.node, self.limits))
         if kind is classes.UnboundInit:  # Base.__init__(self, ...)
             if not args:
                 raise TypeError("descriptor '__init__' needs an argument")
@@ -730,6 +670,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
                 values.append(self.eval(argument))
         return values
 
+    arguments = _arguments
+
     def _keywords(self, nodes: list[ast.keyword]) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for keyword in nodes:
@@ -751,6 +693,8 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
                     raise TypeError(f"got multiple values for keyword argument '{key}'")
                 values[key] = value
         return values
+
+    keywords = _keywords
 
     def _call_user(self, function: UserFunction, args: tuple[Any, ...] | list[Any],
                    kwargs: dict[str, Any]) -> Any:
