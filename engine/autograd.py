@@ -143,6 +143,13 @@ class Node:
     def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         raise NotImplementedError
 
+    def apply_arrays(self, grads: list[Any]) -> Sequence[Any]:
+        """`apply_backward` on numpy arrays (None where no gradient), for the backward walk
+        that nothing watches (engine/backward.py): by default through the Tensor path."""
+        wrap = Tensor._wrap
+        results = self.apply_backward([None if g is None else wrap(g) for g in grads])
+        return [None if r is None else r.array for r in results]
+
     def keep_original(self, tensor: Tensor) -> None:
         """`tensor` is about to change in place; keep what backward needs of its old value."""
 
@@ -177,6 +184,18 @@ class AccumulateGrad(Node):
             accumulate_into(self.variable, grad)
             for hook in list(post_accumulate_hooks(self.variable, create=False)):
                 hook(self.variable)
+        return ()
+
+    def apply_arrays(self, grads: list[Any]) -> Sequence[Any]:
+        """The walk on arrays runs only where no leaf has hooks: `leaf.grad += grad`."""
+        grad = grads[0]
+        if grad is not None:
+            tensor = self.variable
+            if tensor._grad is None:
+                tensor._grad = Tensor._wrap(np.array(grad, dtype=tensor.array.dtype, copy=True))
+            else:
+                tensor._grad.array += grad
+                tensor._grad.bump_version()
         return ()
 
 
@@ -253,6 +272,11 @@ class Function(Node):
     differentiable = True
     multi_output = False
     counts_scalars = False  # binary ops list a python scalar operand as (None, 0), as PyTorch does
+
+    # The derivative on numpy arrays, for when no graph is built and nothing watches:
+    # array_backward(grad, inputs, output) -> one array (or None) per input, or None to take
+    # the Tensor path (`backward`) this time. Its values are the Tensor path's, bit for bit.
+    array_backward: Callable[..., Any] | None = None
 
     def forward(self, *arrays: Any) -> Any:
         raise NotImplementedError
@@ -454,20 +478,30 @@ class Function(Node):
             output._grad_fn = self
         return inputs, output
 
-    def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
-        """Run `backward`, then fit each gradient to its input (shape, dtype): one per edge."""
+    def _inputs_and_output(self) -> tuple[tuple[Any, ...], Tensor | None]:
         if (self.saved is None and self.saved_output is None and self.packed_output is None
                 and not self.released):
-            inputs, out = (None,) * len(self.input_meta), None  # nothing saved: nothing to check
-        else:
-            inputs, out = self.unpack()
+            return (None,) * len(self.input_meta), None  # nothing saved: nothing to check
+        return self.unpack()
+
+    def apply_backward(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        """Run `backward`, then fit each gradient to its input (shape, dtype): one per edge."""
+        inputs, out = self._inputs_and_output()
         if self.multi_output:
             grads = grads + [None] * (len(self.output_meta) - len(grads))
             grad: Any = [g if g is not None else zeros_of(*meta)
                          for g, meta in zip(grads, self.output_meta, strict=True)]
+            results: Any = self.backward(grad, inputs, out)
         else:
             grad = grads[0] if grads[0] is not None else zeros_of(*self.output_meta[0])
-        results = self.backward(grad, inputs, out)
+            results = None
+            if self.array_backward is not None and arrays_suffice():
+                results = self.array_backward(grad.array, inputs, out)
+                if results is not None:
+                    wrap = Tensor._wrap
+                    results = [None if r is None else wrap(r) for r in results]
+            if results is None:
+                results = self.backward(grad, inputs, out)
         if len(results) < len(self.input_meta):  # none for the inputs that need none
             results = [*results, *[None] * (len(self.input_meta) - len(results))]
         fitted: list[Tensor | None] = []
@@ -480,6 +514,37 @@ class Function(Node):
                     array = g.array
                     if array.shape != meta[0] or array.dtype != meta[1]:
                         g = fit_gradient(g, *meta)
+                fitted.append(g)
+            else:
+                fitted.append(None)
+        return fitted
+
+    def apply_arrays(self, grads: list[Any]) -> Sequence[Any]:
+        """`apply_backward` on arrays, through `array_backward` when the op has one."""
+        if self.array_backward is None or self.multi_output:
+            return Node.apply_arrays(self, grads)
+        inputs, out = self._inputs_and_output()
+        grad = grads[0]
+        if grad is None:
+            shape, dtype = self.output_meta[0]
+            grad = np.zeros(shape, dtype=dtype)
+        results = self.array_backward(grad, inputs, out)
+        if results is None:  # not this time (mixed dtypes): the Tensor path
+            return Node.apply_arrays(self, grads)
+        if len(results) < len(self.input_meta):  # none for the inputs that need none
+            results = [*results, *[None] * (len(self.input_meta) - len(results))]
+        fitted: list[Any] = []
+        for g, meta, need in zip(results, self.input_meta, self.needs, strict=False):
+            if meta is None:  # a python number: an edge only where PyTorch lists one
+                if self.counts_scalars:
+                    fitted.append(None)
+            elif need and g is not None:
+                if g.__class__ is not _ndarray:
+                    g = np.asarray(g)  # numpy's arithmetic on 0-dim arrays gives scalars
+                if g.shape != meta[0]:
+                    g = late("engine.ops.shape", "sum_to_array")(g, meta[0])
+                if g.dtype != meta[1]:
+                    g = g.astype(meta[1])
                 fitted.append(g)
             else:
                 fitted.append(None)
@@ -501,27 +566,25 @@ def arrays_suffice() -> bool:
     return not _grad_state["enabled"] and recording.observer is None
 
 
-def plain_arrays(*values: Any) -> list[Any] | None:
-    """The arrays of `values` (numbers and None as they are) for a derivative computed on
-    numpy arrays, when arrays_suffice() and the tensors share one float dtype, so that numpy's
-    arithmetic gives exactly what the Tensor ops would; None means: take the Tensor path."""
-    if _grad_state["enabled"] or recording.observer is not None:
+def plain_arrays(grad: np.ndarray, *values: Any) -> list[Any] | None:
+    """`grad` and the arrays of `values` (numbers and None as they are) for an
+    `array_backward`, when the tensors have grad's float dtype, so that numpy's arithmetic
+    gives exactly what the Tensor ops would; None means: take the Tensor path."""
+    dtype = grad.dtype
+    if dtype.kind != "f":
         return None
-    dtype = None
-    arrays: list[Any] = []
+    arrays: list[Any] = [grad]
     for value in values:
         if isinstance(value, Tensor):
             array = value.array
-            if dtype is None:
-                dtype = array.dtype
-            elif array.dtype != dtype:
+            if array.dtype != dtype:
                 return None
             arrays.append(array)
         elif value is None or value.__class__ is float or value.__class__ is int:
             arrays.append(value)
         else:
             return None
-    return arrays if dtype is not None and dtype.kind == "f" else None
+    return arrays
 
 
 def other_operands(needs: Sequence[bool]) -> tuple[int, ...]:

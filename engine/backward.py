@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from engine import budget, grad_mode, recording
-from engine.autograd import AccumulateGrad, Edge, Node, gradient_edge, next_sequence, retain_into
+from engine.autograd import (
+    _POST_ACCUMULATE_HOOKS,
+    AccumulateGrad,
+    Edge,
+    Node,
+    gradient_edge,
+    next_sequence,
+    retain_into,
+)
 
 if TYPE_CHECKING:
     from engine.tensor import Tensor
@@ -45,8 +55,12 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
         if node is not None:
             targets[(id(node), output_nr)] = index
             target_nodes.add(node)
-    dependencies, needed = _count_dependencies(
+    dependencies, needed, hooked = _count_dependencies(
         roots, target_nodes if inputs is not None else None)
+    if not (hooked or create_graph or inputs is not None or recording.observer is not None
+            or _POST_ACCUMULATE_HOOKS):
+        _run_on_arrays(roots, [g.array for g in grad_outputs], dependencies, retain_graph)
+        return []
     buffers: dict[Node, list[Tensor | None]] = {}
     ready: list[tuple[int, int, Node]] = []
     for (node, output_nr), grad in zip(roots, grad_outputs, strict=True):
@@ -106,6 +120,53 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     return results
 
 
+def _run_on_arrays(roots: Sequence[Edge], grad_outputs: list[Any],
+                   dependencies: dict[Node, int], retain_graph: bool) -> None:
+    """The walk of `run_backward` when nothing watches it (no hooks, no graph built, no
+    observer): the same nodes in the same order, with gradients passed on as numpy arrays
+    (`Node.apply_arrays`), so that no Tensor is made for a gradient on its way."""
+    buffers: dict[Node, list[Any]] = {}
+    ready: list[tuple[int, int, Node]] = []
+    for (node, output_nr), grad in zip(roots, grad_outputs, strict=True):
+        assert node is not None
+        _send(buffers, node, output_nr, grad)
+        dependencies[node] -= 1
+        if dependencies[node] == 0:
+            heapq.heappush(ready, (-node.sequence_nr, next_sequence(), node))
+    previous_mode = _grad_state["enabled"]
+    _grad_state["enabled"] = False
+    recording.begin_backward()
+    pop, push = heapq.heappop, heapq.heappush
+    try:
+        while ready:
+            node = pop(ready)[2]
+            grads = buffers.pop(node, _NO_GRADS)
+            edges = node.next_functions
+            if grads[0] is None and all(g is None for g in grads):
+                grads_out: Sequence[Any] = [None] * len(edges)
+            else:
+                grads_out = node.apply_arrays(grads)
+                if len(grads_out) != len(edges) and node.__class__ is not AccumulateGrad:
+                    raise RuntimeError(_count_message(node, grads_out))
+            if not retain_graph:
+                node.release()
+            for (child, child_nr), sent in zip(edges, grads_out, strict=True):
+                if child is None:
+                    continue
+                buffer = buffers.get(child)
+                if buffer is None and child_nr == 0:  # the common case: a first gradient
+                    buffers[child] = [sent]
+                else:
+                    _send(buffers, child, child_nr, sent)
+                count = dependencies[child] - 1
+                dependencies[child] = count
+                if count == 0:
+                    push(ready, (-child.sequence_nr, next_sequence(), child))
+    finally:
+        _grad_state["enabled"] = previous_mode
+        recording.end_backward()
+
+
 _NO_GRADS: list[Tensor | None] = [None]  # what a node gets when nothing was sent to it (read only)
 
 
@@ -156,9 +217,9 @@ def _run_hooked(node: Node, grads: list[Tensor | None], targets: dict[tuple[int,
     return grads, grads_out
 
 
-def _send(buffers: dict[Node, list[Tensor | None]], node: Node, output_nr: int,
-          grad: Tensor | None) -> None:
-    """Add `grad` into the input buffer of `node` for its output `output_nr`."""
+def _send(buffers: dict[Node, list[Any]], node: Node, output_nr: int, grad: Any) -> None:
+    """Add `grad` (a Tensor, or an array in the walk on arrays) into the input buffer of
+    `node` for its output `output_nr`."""
     buffer = buffers.get(node)
     if buffer is None:
         buffer = buffers[node] = [None] * (output_nr + 1)
@@ -166,7 +227,12 @@ def _send(buffers: dict[Node, list[Tensor | None]], node: Node, output_nr: int,
         buffer.extend([None] * (output_nr + 1 - len(buffer)))
     if grad is not None:
         old = buffer[output_nr]
-        buffer[output_nr] = grad if old is None else old + grad
+        if old is None:
+            buffer[output_nr] = grad
+        else:
+            total = old + grad
+            # numpy's sum of two 0-dim arrays is a scalar
+            buffer[output_nr] = np.asarray(total) if isinstance(total, np.generic) else total
 
 
 def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> list[Tensor | None]:
@@ -188,14 +254,16 @@ def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> list[Tensor | None
 
 
 def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
-                        ) -> tuple[dict[Node, int], set[Node] | None]:
-    """In-edge counts of the nodes reachable from the roots, by an explicit-stack walk.
+                        ) -> tuple[dict[Node, int], set[Node] | None, bool]:
+    """In-edge counts of the nodes reachable from the roots, by an explicit-stack walk, and
+    whether any of them has hooks (a leaf's included).
 
     With targets, only the nodes that lie on a path to a target count (the rest of the graph
     is not executed, as in PyTorch's autograd.grad and backward(inputs=...)).
     """
     dependencies: dict[Node, int] = {}
     stack: list[Node] = []
+    hooked = False
     for root, _ in roots:
         if root is not None:
             if root not in dependencies:
@@ -204,6 +272,9 @@ def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
             dependencies[root] += 1
     while stack:
         node = stack.pop()
+        if node.hooked or (node.__class__ is AccumulateGrad
+                           and node.variable._hooks):  # type: ignore[attr-defined]
+            hooked = True
         for child, _ in node.next_functions:
             if child is None:
                 continue
@@ -214,7 +285,7 @@ def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
                 stack.append(child)
     budget.check_graph_nodes(len(dependencies))
     if targets is None:
-        return dependencies, None
+        return dependencies, None, hooked
     # A node is needed when it is a target or one of its children is needed: settle it in
     # an order where children come first (post-order by an explicit stack).
     needed: set[Node] = set()
@@ -244,4 +315,4 @@ def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None
         for child, _ in node.next_functions:
             if child in needed:
                 counts[child] += 1
-    return counts, needed
+    return counts, needed, hooked

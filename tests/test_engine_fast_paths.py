@@ -1,8 +1,8 @@
-"""The engine's short ways (in-place updates without a graph, grad.zero_(), pow's derivative on
-arrays) must give exactly what the general path gives. An installed observer turns every short
-way off, so each case runs twice, once each way, and the results must be bit-identical: values,
-dtypes, version counters, grads, grad_fn names and error messages. (The general path itself is
-checked against PyTorch by the golden cases.)"""
+"""The engine's short ways (in-place updates without a graph, grad.zero_(), the backward walk on
+arrays and the ops' derivatives on arrays) must give exactly what the general path gives. An
+installed observer turns every short way off, so each case runs twice, once each way, and the
+results must be bit-identical: values, dtypes, version counters, grads, grad_fn names and error
+messages. (The general path itself is checked against PyTorch by the golden cases.)"""
 
 from __future__ import annotations
 
@@ -150,6 +150,31 @@ def elementwise_derivatives() -> Any:
     return [a, b, c, y]
 
 
+def mlp_step() -> Any:
+    """The walk on arrays through nn.Linear (addmm, t), relu and mse_loss, twice."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 5), torch.nn.ReLU(), torch.nn.Linear(5, 1))
+    x, y = torch.randn(4, 3), torch.randn(4, 1)
+    for _ in range(2):
+        model.zero_grad()
+        torch.nn.MSELoss()(model(x), y).backward()
+    return [p.grad for p in model.parameters()]
+
+
+def shared_and_mixed() -> Any:
+    """A node that gets two gradients, 0-dim arithmetic, a float64 scalar tensor times a
+    float32 one, ops without an array derivative (exp, tanh) and a second walk kept by
+    retain_graph."""
+    a = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    s = torch.tensor(1.25, requires_grad=True)
+    d = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+    h = a * s
+    y = (h * h).sum() + (h.exp() * d).sum() + (s * s * 3) + h.tanh().sum() * s
+    y.backward(retain_graph=True)
+    y.backward()
+    return [a, s, d, y]
+
+
 @pytest.mark.parametrize("exponent", [2, 3, 0.5, -1, -2, 1, 0, 2.5, -0.5, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
@@ -165,7 +190,7 @@ def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
 
 PROGRAMS = [sgd_update, elementwise_derivatives, broadcast_operand, aliasing, mixed_dtypes,
             int_tensor_float_scalar, leaf_in_place_with_grad, view_of_leaf_under_no_grad,
-            saved_tensor_modified, zero_cases]
+            saved_tensor_modified, zero_cases, mlp_step, shared_and_mixed]
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

@@ -21,6 +21,9 @@ class Add(Function):
         self.alpha = alpha
         return a + b if alpha == 1 else a + b * alpha
 
+    def array_backward(self, grad, inputs, output):
+        return (grad, grad) if self.alpha == 1 else None
+
     def backward(self, grad, inputs, output):
         return grad, grad if self.alpha == 1 else grad * self.alpha
 
@@ -37,10 +40,10 @@ class Sub(Function):
         self.alpha = alpha
         return a - b if alpha == 1 else a - b * alpha
 
+    def array_backward(self, grad, inputs, output):
+        return (grad, -grad) if self.alpha == 1 and grad.dtype.kind == "f" else None
+
     def backward(self, grad, inputs, output):
-        arrays = plain_arrays(grad) if self.alpha == 1 else None
-        if arrays is not None:  # no graph to build: the same math on the array
-            return grad, Tensor._wrap(-arrays[0])
         return grad, -grad if self.alpha == 1 else grad * -self.alpha
 
 
@@ -69,13 +72,15 @@ class Mul(Function):
     def forward(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return a * b
 
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, *inputs)
+        if arrays is None:
+            return None
+        g, a, b = arrays
+        return (g * b if self.needs[0] else None, g * a if self.needs[1] else None)
+
     def backward(self, grad, inputs, output):
         a, b = inputs
-        arrays = plain_arrays(grad, a, b)
-        if arrays is not None:  # no graph to build: the same math on the arrays
-            g, a, b = arrays
-            return (Tensor._wrap(g * b) if self.needs[0] else None,
-                    Tensor._wrap(g * a) if self.needs[1] else None)
         return (grad * b if self.needs[0] else None, grad * a if self.needs[1] else None)
 
 
@@ -320,14 +325,17 @@ class PowScalar(Function):
             return _float_power(a, exponent)
         return np.power(a, np.asarray(exponent, dtype=a.dtype))
 
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, *inputs) if self.exponent != 0 else None
+        if arrays is None:
+            return None
+        g, base = arrays
+        return (g * (_float_power(base, self.exponent - 1) * self.exponent),)
+
     def backward(self, grad, inputs, output):
         (a,) = inputs
         if self.exponent == 0:
             return (Tensor._wrap(np.zeros(a.shape_tuple, dtype=a.array.dtype)),)
-        arrays = plain_arrays(grad, a)
-        if arrays is not None:  # no graph to build: the same math on the arrays
-            g, base = arrays
-            return (Tensor._wrap(g * (_float_power(base, self.exponent - 1) * self.exponent)),)
         return (grad * scale(a ** (self.exponent - 1), self.exponent),)
 
 

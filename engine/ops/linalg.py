@@ -9,7 +9,6 @@ import numpy as np
 from engine import budget, dtypes
 from engine.autograd import Function, other_operands, plain_arrays
 from engine.ops import dot_order, gemm_order, mkl
-from engine.tensor import Tensor
 
 
 def _check_dtypes(a: np.ndarray, b: np.ndarray) -> None:
@@ -95,18 +94,21 @@ def _column_major(x: np.ndarray) -> bool:
     return x.strides[0] == x.itemsize and x.strides[1] == x.shape[0] * x.itemsize
 
 
+def _matrix_array_grads(node: Function, grad, a, b):  # type: ignore[no-untyped-def]
+    """`_matrix_grads` on arrays: the same products of the same array views (or None)."""
+    arrays = plain_arrays(grad, a, b)
+    if arrays is None:
+        return None
+    a_columns, b_columns = node.column_major  # type: ignore[attr-defined]
+    g, x, y = arrays
+    return ((_matmul(y, g.T).T if a_columns else _matmul(g, y.T)) if node.needs[-2] else None,
+            (_matmul(g.T, x).T if b_columns else _matmul(x.T, g)) if node.needs[-1] else None)
+
+
 def _matrix_grads(node: Function, grad, a, b):  # type: ignore[no-untyped-def]
     """The gradients of a @ b as PyTorch's mm_mat1_backward / mm_mat2_backward compute them."""
     a_columns, b_columns = node.column_major  # type: ignore[attr-defined]
     grad_a = grad_b = None
-    arrays = plain_arrays(grad, a, b)
-    if arrays is not None:  # no graph to build: the same products of the same array views
-        g, x, y = arrays
-        if node.needs[-2]:
-            grad_a = Tensor._wrap(_matmul(y, g.T).T if a_columns else _matmul(g, y.T))
-        if node.needs[-1]:
-            grad_b = Tensor._wrap(_matmul(g.T, x).T if b_columns else _matmul(x.T, g))
-        return grad_a, grad_b
     if node.needs[-2]:
         grad_a = b.mm(grad.t()).t() if a_columns else grad.mm(b.t())
     if node.needs[-1]:
@@ -137,6 +139,9 @@ class Mm(Function):
         _check_dtypes(a, b)
         self.column_major = (_column_major(a), _column_major(b))
         return _matmul(a, b)
+
+    def array_backward(self, grad, inputs, output):
+        return _matrix_array_grads(self, grad, *inputs)
 
     def backward(self, grad, inputs, output):
         return _matrix_grads(self, grad, *inputs)
@@ -249,6 +254,12 @@ class Addmm(Function):
         kind = a.dtype.type
         scaled = _matmul(a, b) * kind(alpha)
         return scaled if beta == 0 else bias * kind(beta) + scaled
+
+    def array_backward(self, grad, inputs, output):
+        if self.alpha != 1 or self.beta != 1:
+            return None
+        products = _matrix_array_grads(self, grad, *inputs[1:])
+        return None if products is None else (grad, *products)
 
     def backward(self, grad, inputs, output):
         # PyTorch's maybe_multiply: scaled only when the factor is not 1

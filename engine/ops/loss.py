@@ -34,15 +34,16 @@ class MseLoss(Function):
             return _reduce(diff, reduction) if diff.size else np.asarray(np.nan, dtype=diff.dtype)
         return torch_sum(diff) if reduction == "sum" else diff
 
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, *inputs)  # mse_loss_backward's values directly
+        if arrays is None:
+            return None
+        g, x, y = arrays
+        return (_mse_backward(g, x, y, self.reduction) if self.needs[0] else None,
+                _mse_backward(g, y, x, self.reduction) if self.needs[1] else None)
+
     def backward(self, grad, inputs, output):
         a, b = inputs
-        arrays = plain_arrays(grad, a, b)
-        if arrays is not None:  # no graph to build: mse_loss_backward's values directly
-            g, x, y = arrays
-            return (Tensor._wrap(_mse_backward(g, x, y, self.reduction))
-                    if self.needs[0] else None,
-                    Tensor._wrap(_mse_backward(g, y, x, self.reduction))
-                    if self.needs[1] else None)
         return (MseLossBackward.apply(grad, a, b, reduction=self.reduction)
                 if self.needs[0] else None,
                 MseLossBackward.apply(grad, b, a, reduction=self.reduction)

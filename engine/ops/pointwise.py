@@ -164,10 +164,11 @@ class Relu(Function):
             return np.where(a < 0, zero, a)
         return float_math.maximum(a, np.zeros((), dtype=a.dtype))
 
-    def backward(self, grad, inputs, output):
+    def array_backward(self, grad, inputs, output):
         arrays = plain_arrays(grad, output)
-        if arrays is not None:  # no graph to build: threshold_backward's values directly
-            return (Tensor._wrap(_threshold_backward(*arrays)),)
+        return None if arrays is None else (_threshold_backward(*arrays),)
+
+    def backward(self, grad, inputs, output):
         return (ThresholdBackward.apply(grad, output),)
 
 

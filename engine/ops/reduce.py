@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from engine import float_math
-from engine.autograd import Function, arrays_suffice
+from engine.autograd import Function
 from engine.ops import numerics
 from engine.ops import shape as shape_ops
 from engine.ops.arith import DivScalar
@@ -52,11 +52,14 @@ class Sum(Function):
             a = a.astype(np.int64)
         return torch_sum(a, dims, keepdim)
 
+    def array_backward(self, grad, inputs, output):
+        if self.dims is not None and not self.keepdim and self.input_shape:
+            grad = np.expand_dims(grad, tuple(sorted(self.dims)))  # restore_reduced's shape
+        return (grad if grad.shape == self.input_shape
+                else broadcast_view(grad, self.input_shape),)
+
     def backward(self, grad, inputs, output):
         grad = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
-        if arrays_suffice() and grad.array.shape != self.input_shape:  # expand, without a node
-            expanded = Tensor._wrap(broadcast_view(grad.array, self.input_shape))
-            return (shape_ops.view_of(grad, expanded),)
         return (shape_ops.expand_to(grad, self.input_shape),)
 
 

@@ -40,9 +40,8 @@ def view_of(base: Tensor, out: Tensor) -> Tensor:
     return out
 
 
-def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
-    """Sum a broadcast gradient back to `shape`, as PyTorch's sum_to (sum, then view)."""
-    have = tensor.array.shape
+def _sum_to_dims(have: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The dims of a gradient of shape `have` that sum_to sums to get `shape`."""
     dims = _SUM_TO_DIMS.get((have, shape))
     if dims is None:
         lead = len(have) - len(shape)
@@ -50,11 +49,21 @@ def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
             lead + i for i, size in enumerate(shape) if size == 1 and have[lead + i] != 1)
         if len(_SUM_TO_DIMS) < 4096:
             _SUM_TO_DIMS[(have, shape)] = dims
+    return dims
+
+
+def sum_to_array(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """`sum_to` on an array, for a derivative computed without a graph: the same sum."""
+    dims = _sum_to_dims(array.shape, shape)
+    return (torch_sum(array, dims, True) if dims else array).reshape(shape)
+
+
+def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Sum a broadcast gradient back to `shape`, as PyTorch's sum_to (sum, then view)."""
     if arrays_suffice():  # no graph, nobody watching: the same sum, without a node
-        array = tensor.array
-        if dims:
-            array = torch_sum(array, dims, True)
-        return Tensor._wrap(array.reshape(shape))
+        return Tensor._wrap(sum_to_array(tensor.array, shape))
+    have = tensor.array.shape
+    dims = _sum_to_dims(have, shape)
     if dims:
         tensor = late("engine.ops.reduce", "SumDim").apply(tensor, dims=dims, keepdim=True)
     return view(tensor, shape) if len(have) != len(shape) else tensor
@@ -190,9 +199,10 @@ class TransposeInplace(Transpose):
 class T(Permute):
     grad_fn_name = "TBackward0"
 
+    def array_backward(self, grad, inputs, output):
+        return (grad.transpose(_REVERSED[grad.ndim]),)
+
     def backward(self, grad, inputs, output):
-        if arrays_suffice():  # no graph to build: the transposed view itself
-            return (Tensor._wrap(grad.array.transpose(_REVERSED[grad.array.ndim])),)
         return (t(grad),)
 
 
