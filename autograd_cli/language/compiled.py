@@ -3,11 +3,12 @@
 A training loop runs the same few statements thousands of times. Walking each one's tree anew
 costs a dict lookup per node, attribute reads of the node's fields and the generic branches of
 its handler; here each node of the common shapes (an assignment to a name, an expression
-statement, `x op= y`, `if`; names, constants, operators, attributes and calls) becomes a
-closure over the closures of its children, made on its first run. Each closure does what the
-handler of its node type in evaluator.py does, in the same order: it sets `interpreter.node`
-before host code runs (so errors have the same positions) and goes through the same checks
-(`CheckedOperators`, `get_attribute`, `call_value`). Anything else runs through its handler.
+statement, `x op= y`, `if`, a `with` of one item; names, constants, operators, attributes and
+calls) becomes a closure over the closures of its children, made on its first run. Each
+closure does what the handler of its node type in evaluator.py does, in the same order: it sets
+`interpreter.node` before host code runs (so errors have the same positions) and goes through
+the same checks (`CheckedOperators`, `get_attribute`, `call_value`). Anything else runs through
+its handler.
 With an observer that watches statements or bindings, or an engine observer, the closures
 take the same branches the handlers do.
 """
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from types import MethodType
 from typing import TYPE_CHECKING, Any
 
+from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.objects import Namespace, TensorMethod
 from autograd_cli.language.scopes import MISSING
 
@@ -45,6 +47,8 @@ def statement(interpreter: Interpreter, node: ast.stmt) -> Run:
         return _augmented_assign(interpreter, node, node.target)
     if isinstance(node, ast.If):
         return _if(interpreter, node)
+    if isinstance(node, ast.With) and len(node.items) == 1:
+        return _with(interpreter, node)
     return functools.partial(interpreter.statements[node.__class__], node)
 
 
@@ -112,6 +116,32 @@ def _if(interpreter: Interpreter, node: ast.If) -> Run:
         return None
 
     return if_statement
+
+
+def _with(interpreter: Interpreter, node: ast.With) -> Run:
+    """`with manager [as target]:` of one item, as StatementHandlers._with runs it."""
+    item = node.items[0]
+    context, where, target, body = (expression(interpreter, item.context_expr),
+                                    item.context_expr, item.optional_vars, node.body)
+    enter, exit_context = interpreter.enter_context, interpreter.exit_context
+    execute, store = interpreter.execute_block, interpreter.store
+
+    def with_statement() -> Any:
+        manager = context()
+        interpreter.node = where
+        entered = enter(manager)
+        if target is not None:
+            store(target, entered)
+        try:
+            signal = execute(body)
+        except ScriptError as error:
+            if exit_context(manager, error):
+                return None
+            raise
+        exit_context(manager, None)
+        return signal
+
+    return with_statement
 
 
 # --- expressions ---------------------------------------------------------------------------------

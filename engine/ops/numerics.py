@@ -257,6 +257,7 @@ def _coalesce(shape: list[int], strides: list[list[int]]) -> tuple[list[int], li
 
 
 _TOTAL_SHAPES: dict[tuple[Any, ...], tuple[int, ...] | None] = {}
+_UNSEEN: Any = object()
 
 
 def _total_shape(shape: tuple[int, ...], dims: tuple[int, ...] | None, keepdim: bool
@@ -274,9 +275,11 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
     ndim = a.ndim
     if a.size and a.flags.c_contiguous:
         key = (a.shape, dims, keepdim)
-        result_shape = _TOTAL_SHAPES.get(key, ())
-        if result_shape == ():
-            result_shape = _TOTAL_SHAPES[key] = _total_shape(a.shape, dims, keepdim)
+        result_shape = _TOTAL_SHAPES.get(key, _UNSEEN)
+        if result_shape is _UNSEEN:
+            result_shape = _total_shape(a.shape, dims, keepdim)
+            if len(_TOTAL_SHAPES) < 4096:
+                _TOTAL_SHAPES[key] = result_shape
         if result_shape is not None:  # everything is summed into one value (the common case)
             total = _contiguous_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
             return total.reshape(result_shape)
