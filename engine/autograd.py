@@ -438,9 +438,13 @@ class Function(Node):
         return value
 
     def release(self) -> None:
-        self.saved = None
-        self.saved_output = None
-        self.packed_output = None
+        # only what is set: a name new to this node's __dict__ would grow it
+        if self.saved is not None:
+            self.saved = None
+        if self.saved_output is not None:
+            self.saved_output = None
+        if self.packed_output is not None:
+            self.packed_output = None
         self.released = True
         for name in self.released_state:
             setattr(self, name, None)

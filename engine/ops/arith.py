@@ -330,7 +330,8 @@ class PowScalar(Function):
         if arrays is None:
             return None
         g, base = arrays
-        return (g * (_float_power(base, self.exponent - 1) * self.exponent),)
+        power = base if self.exponent == 2 else _float_power(base, self.exponent - 1)
+        return (g * (power * self.exponent),)  # (x ** 1 is x's copy)
 
     def backward(self, grad, inputs, output):
         (a,) = inputs
