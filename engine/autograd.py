@@ -263,6 +263,9 @@ class Function(Node):
 
     saves: tuple[int, ...] = ()
     saves_output = False
+    saved: tuple[Any, ...] | None = None  # the inputs backward reads (connect sets them)
+    saved_versions: tuple[int, ...] = ()
+    saved_output: tuple[Any, ...] | None = None  # the output's data and version counter
     saves_other_first = False  # PyTorch's order: `other` before `self` (mul, div, mm, ...)
     unpack_hook: Callable[[Any], Any] | None = None  # set when saved_tensors_hooks packed
     packed_output: Any = None  # the output as a saved_tensors_hooks pack hook returned it
@@ -366,17 +369,13 @@ class Function(Node):
                     if self.packed[i]:
                         saved[i] = _packed(pack, saved[i])
                 versions = [0] * len(saved)
-            self.saved: tuple[Any, ...] | None = tuple(saved)
-            self.saved_versions: tuple[int, ...] = tuple(versions)
+            self.saved = tuple(saved)
+            self.saved_versions = tuple(versions)
             self.saved_something = True
-        else:
-            self.saved = None
         if self.saves_output:
             # the output's data and version counter, not the Tensor: no reference cycle
-            self.saved_output: tuple[Any, ...] | None = (out.array, out._version, out._version[0])
+            self.saved_output = (out.array, out._version, out._version[0])
             self.saved_something = True
-        else:
-            self.saved_output = None
         if self.multi_output:
             self.output_meta = tuple((o.array.shape, o.array.dtype) for o in out)
             for nr, o in enumerate(out):
