@@ -175,6 +175,17 @@ def shared_and_mixed() -> Any:
     return [a, s, d, y]
 
 
+def mean_div_neg_view() -> Any:
+    """mean (whole and along a dim), division by tensors and numbers, negation and views."""
+    a = torch.tensor([[0.5, -1.5, 2.0], [3.25, 0.75, -0.125]], requires_grad=True)
+    b = torch.tensor([1.5, -2.0, 0.25], requires_grad=True)
+    c = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+    y = ((a / b).view(3, 2) ** 2).mean() + (-a / 3).mean(dim=0).sum() + (a.sum() / c)
+    y = y + (a.reshape(-1) / 7).mean(0, keepdim=True).sum() + (b / 2).mean()
+    y.backward()
+    return [a, b, c, y]
+
+
 @pytest.mark.parametrize("exponent", [2, 3, 0.5, -1, -2, 1, 0, 2.5, -0.5, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
@@ -190,7 +201,7 @@ def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
 
 PROGRAMS = [sgd_update, elementwise_derivatives, broadcast_operand, aliasing, mixed_dtypes,
             int_tensor_float_scalar, leaf_in_place_with_grad, view_of_leaf_under_no_grad,
-            saved_tensor_modified, zero_cases, mlp_step, shared_and_mixed]
+            saved_tensor_modified, zero_cases, mlp_step, shared_and_mixed, mean_div_neg_view]
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

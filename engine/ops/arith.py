@@ -128,6 +128,13 @@ class Div(Function):
             return np.true_divide(a, b).astype(np.float32)
         return a / b
 
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, *inputs)
+        if arrays is None:
+            return None
+        g, a, b = arrays
+        return (g / b if self.needs[0] else None, -g * ((a / b) / b) if self.needs[1] else None)
+
     def backward(self, grad, inputs, output):
         a, b = inputs
         return (grad / b if self.needs[0] else None,
@@ -304,6 +311,9 @@ class Neg(Function):
                                "If you are trying to invert a mask, use the `~` or "
                                "`logical_not()` operator instead.")
         return -a
+
+    def array_backward(self, grad, inputs, output):
+        return (-grad,)
 
     def backward(self, grad, inputs, output):
         return (-grad,)

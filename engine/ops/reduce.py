@@ -84,6 +84,10 @@ class Mean(Function):
         return torch_sum(a, dims, keepdim) / np.asarray(count, dtype=a.dtype) if count else np.full(
             np.sum(a, axis=dims, keepdims=keepdim).shape, np.nan, dtype=a.dtype)
 
+    def array_backward(self, grad, inputs, output):
+        (expanded,) = Sum.array_backward(self, grad, inputs, output)  # type: ignore[arg-type]
+        return (expanded / np.asarray(self.count, dtype=expanded.dtype),)  # DivScalar's
+
     def backward(self, grad, inputs, output):
         restored = restore_reduced(grad, self.input_shape, self.dims, self.keepdim)
         expanded = shape_ops.expand_to(restored, self.input_shape)

@@ -6,6 +6,7 @@ so an in-place change through one is seen, and checked, through the other.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -40,16 +41,12 @@ def view_of(base: Tensor, out: Tensor) -> Tensor:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def _sum_to_dims(have: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:
     """The dims of a gradient of shape `have` that sum_to sums to get `shape`."""
-    dims = _SUM_TO_DIMS.get((have, shape))
-    if dims is None:
-        lead = len(have) - len(shape)
-        dims = tuple(range(lead)) + tuple(
-            lead + i for i, size in enumerate(shape) if size == 1 and have[lead + i] != 1)
-        if len(_SUM_TO_DIMS) < 4096:
-            _SUM_TO_DIMS[(have, shape)] = dims
-    return dims
+    lead = len(have) - len(shape)
+    return tuple(range(lead)) + tuple(
+        lead + i for i, size in enumerate(shape) if size == 1 and have[lead + i] != 1)
 
 
 def sum_to_array(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -68,8 +65,6 @@ def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
         tensor = late("engine.ops.reduce", "SumDim").apply(tensor, dims=dims, keepdim=True)
     return view(tensor, shape) if len(have) != len(shape) else tensor
 
-
-_SUM_TO_DIMS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 
 
 # --- reshaping -----------------------------------------------------------------------------------
@@ -102,6 +97,9 @@ class View(Function):
     def forward(self, a: np.ndarray, shape: tuple[int, ...], array: np.ndarray) -> np.ndarray:
         self.input_shape = a.shape
         return array
+
+    def array_backward(self, grad, inputs, output):
+        return (grad.reshape(self.input_shape),)
 
     def backward(self, grad, inputs, output):
         return (reshape(grad, self.input_shape),)
