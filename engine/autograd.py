@@ -299,7 +299,7 @@ class Function(Node):
             arrays = prepare_operands(args)
         else:
             arrays = [a.array if isinstance(a, Tensor) else a for a in args]
-        result = fn.forward(*arrays, **params)
+        result = fn.forward(*arrays, **params) if params else fn.forward(*arrays)
         if result.__class__ is _ndarray and result.nbytes >= _LARGE_RESULT and result.base is None:
             budget.check_in_use()  # a big new array (of a legal shape): the total still fits?
         wrap = Tensor._wrap

@@ -40,6 +40,8 @@ def _over_dims(name: str, whole: Any, along: Any, a: Tensor, dim: Any, keepdim: 
 @public(method=True)
 def sum(a: Tensor, dim: Any = None, keepdim: bool = False, dtype: Any = None,  # noqa: A001
         axis: Any = None) -> Tensor:
+    if a.__class__ is Tensor and dim is None and axis is None and dtype is None:
+        return reduce.Sum.apply(a)  # `loss.sum()`: the whole tensor
     return _over_dims("sum", reduce.Sum, reduce.SumDim, a, _dim_arg(dim, axis), keepdim, dtype)
 
 
