@@ -186,6 +186,18 @@ def mean_div_neg_view() -> Any:
     return [a, b, c, y]
 
 
+def exp_log_tanh_sigmoid() -> Any:
+    """The pointwise derivatives on arrays, in float32 and float64."""
+    out = []
+    for dtype in (torch.float32, torch.float64):
+        a = (torch.linspace(-3.1, 2.9, 97, dtype=dtype) ** 3 / 7).requires_grad_()
+        y = (a.exp() * 0.5).sum() + (a * a + 1).log().sum() + a.tanh().sum() * 3
+        y = y + (torch.sigmoid(a) * a).sum() + a.sigmoid().tanh().exp().sum()
+        y.backward()
+        out += [a, y]
+    return out
+
+
 @pytest.mark.parametrize("exponent", [2, 3, 0.5, -1, -2, 1, 0, 2.5, -0.5, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
@@ -201,7 +213,8 @@ def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
 
 PROGRAMS = [sgd_update, elementwise_derivatives, broadcast_operand, aliasing, mixed_dtypes,
             int_tensor_float_scalar, leaf_in_place_with_grad, view_of_leaf_under_no_grad,
-            saved_tensor_modified, zero_cases, mlp_step, shared_and_mixed, mean_div_neg_view]
+            saved_tensor_modified, zero_cases, mlp_step, shared_and_mixed, mean_div_neg_view,
+            exp_log_tanh_sigmoid]
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

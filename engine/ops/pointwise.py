@@ -49,6 +49,10 @@ class Exp(Function):
     def forward(self, a):
         return vector_math("exp", np.exp, a)
 
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, output)
+        return None if arrays is None else (arrays[0] * arrays[1],)
+
     def backward(self, grad, inputs, output):
         return (grad * output,)
 
@@ -59,6 +63,10 @@ class Log(Function):
 
     def forward(self, a):
         return vector_math("log", np.log, a)
+
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, *inputs)
+        return None if arrays is None else (arrays[0] / arrays[1],)
 
     def backward(self, grad, inputs, output):
         return (grad / inputs[0],)
@@ -104,8 +112,21 @@ class Tanh(Function):
     def forward(self, a):
         return vector_math("tanh", np.tanh, a)
 
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, output)
+        return None if arrays is None else (_tanh_backward(*arrays),)
+
     def backward(self, grad, inputs, output):
         return (TanhBackward.apply(grad, output),)
+
+
+def _tanh_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """grad * (1 - y^2): PyTorch's kernel is compiled with 1 - y*y fused (one rounding)."""
+    if y.dtype == np.float32:
+        return grad * (1 - y.astype(np.float64) ** 2).astype(np.float32)
+    if y.dtype == np.float64:
+        return grad * fma64(-y, y, 1.0)
+    return grad * (1 - y * y)
 
 
 class TanhBackward(Function):
@@ -115,12 +136,7 @@ class TanhBackward(Function):
     saves = (0, 1)
 
     def forward(self, grad, y):
-        # PyTorch's kernel is compiled with 1 - y*y fused (one rounding)
-        if y.dtype == np.float32:
-            return grad * (1 - y.astype(np.float64) ** 2).astype(np.float32)
-        if y.dtype == np.float64:
-            return grad * fma64(-y, y, 1.0)
-        return grad * (1 - y * y)
+        return _tanh_backward(grad, y)
 
     def backward(self, gg, inputs, output):
         grad, y = inputs
@@ -136,6 +152,10 @@ class Sigmoid(Function):
         # exactly 0 in float32 (exp overflows to inf) rather than a denormal
         return numerics.sigmoid(float_input(a))
 
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, output)
+        return None if arrays is None else (arrays[0] * (1 - arrays[1]) * arrays[1],)
+
     def backward(self, grad, inputs, output):
         return (SigmoidBackward.apply(grad, output),)
 
@@ -147,7 +167,7 @@ class SigmoidBackward(Function):
     saves = (0, 1)
 
     def forward(self, grad, y):
-        return grad * (1 - y) * y  # PyTorch's order of roundings
+        return grad * (1 - y) * y  # PyTorch's order of roundings (as Sigmoid.array_backward)
 
     def backward(self, gg, inputs, output):
         grad, y = inputs
