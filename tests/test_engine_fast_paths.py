@@ -163,13 +163,13 @@ def mlp_step() -> Any:
 
 def shared_and_mixed() -> Any:
     """A node that gets two gradients, 0-dim arithmetic, a float64 scalar tensor times a
-    float32 one, ops without an array derivative (exp, tanh) and a second walk kept by
+    float32 one, ops without an array derivative (sin, cos) and a second walk kept by
     retain_graph."""
     a = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
     s = torch.tensor(1.25, requires_grad=True)
     d = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
     h = a * s
-    y = (h * h).sum() + (h.exp() * d).sum() + (s * s * 3) + h.tanh().sum() * s
+    y = (h * h).sum() + (h.sin() * d).sum() + (s * s * 3) + h.cos().sum() * s
     y.backward(retain_graph=True)
     y.backward()
     return [a, s, d, y]
