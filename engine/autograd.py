@@ -505,22 +505,7 @@ class Function(Node):
                     results = [None if r is None else wrap(r) for r in results]
             if results is None:
                 results = self.backward(grad, inputs, out)
-        if len(results) < len(self.input_meta):  # none for the inputs that need none
-            results = [*results, *[None] * (len(self.input_meta) - len(results))]
-        fitted: list[Tensor | None] = []
-        for g, meta, need in zip(results, self.input_meta, self.needs, strict=False):
-            if meta is None:  # a python number: an edge only where PyTorch lists one
-                if self.counts_scalars:
-                    fitted.append(None)
-            elif need:
-                if g is not None:
-                    array = g.array
-                    if array.shape != meta[0] or array.dtype != meta[1]:
-                        g = fit_gradient(g, *meta)
-                fitted.append(g)
-            else:
-                fitted.append(None)
-        return fitted
+        return self._fitted(results, _fit_tensor)
 
     def apply_arrays(self, grads: list[Any]) -> Sequence[Any]:
         """`apply_backward` on arrays, through `array_backward` when the op has one."""
@@ -534,6 +519,10 @@ class Function(Node):
         results = self.array_backward(grad, inputs, out)
         if results is None:  # not this time (mixed dtypes): the Tensor path
             return Node.apply_arrays(self, grads)
+        return self._fitted(results, _fit_array)
+
+    def _fitted(self, results: Sequence[Any], fit: Callable[[Any, Any], Any]) -> list[Any]:
+        """One gradient per edge, each fitted to its input's (shape, dtype) by `fit`."""
         if len(results) < len(self.input_meta):  # none for the inputs that need none
             results = [*results, *[None] * (len(self.input_meta) - len(results))]
         fitted: list[Any] = []
@@ -541,17 +530,23 @@ class Function(Node):
             if meta is None:  # a python number: an edge only where PyTorch lists one
                 if self.counts_scalars:
                     fitted.append(None)
-            elif need and g is not None:
-                if g.__class__ is not _ndarray:
-                    g = np.asarray(g)  # numpy's arithmetic on 0-dim arrays gives scalars
-                if g.shape != meta[0]:
-                    g = late("engine.ops.shape", "sum_to_array")(g, meta[0])
-                if g.dtype != meta[1]:
-                    g = g.astype(meta[1])
-                fitted.append(g)
             else:
-                fitted.append(None)
+                fitted.append(fit(g, meta) if need and g is not None else None)
         return fitted
+
+
+def _fit_tensor(grad: Tensor, meta: tuple[tuple[int, ...], np.dtype]) -> Tensor:
+    array = grad.array
+    return grad if array.shape == meta[0] and array.dtype == meta[1] else fit_gradient(grad, *meta)
+
+
+def _fit_array(grad: Any, meta: tuple[tuple[int, ...], np.dtype]) -> np.ndarray:
+    """fit_gradient on an array (numpy's arithmetic on 0-dim arrays gives scalars)."""
+    if grad.__class__ is not _ndarray:
+        grad = np.asarray(grad)
+    if grad.shape != meta[0]:
+        grad = late("engine.ops.shape", "sum_to_array")(grad, meta[0])
+    return grad if grad.dtype == meta[1] else grad.astype(meta[1])
 
 
 def _packed(pack: Callable[[Any], Any], tensor: Tensor) -> Any:

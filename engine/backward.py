@@ -57,13 +57,14 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
             target_nodes.add(node)
     dependencies, needed, hooked = _count_dependencies(
         roots, target_nodes if inputs is not None else None)
-    if not (hooked or create_graph or inputs is not None or recording.observer is not None
-            or _POST_ACCUMULATE_HOOKS):
-        _run_on_arrays(roots, [g.array for g in grad_outputs], dependencies, retain_graph)
-        return []
-    buffers: dict[Node, list[Tensor | None]] = {}
+    # Nothing watches the walk (no hooks, no graph built, no observer, no targets): gradients
+    # pass from node to node as numpy arrays (`Node.apply_arrays`), no Tensor made for each.
+    on_arrays = not (hooked or create_graph or inputs is not None
+                     or recording.observer is not None or _POST_ACCUMULATE_HOOKS)
+    sent_first: Sequence[Any] = [g.array for g in grad_outputs] if on_arrays else grad_outputs
+    buffers: dict[Node, list[Any]] = {}
     ready: list[tuple[int, int, Node]] = []
-    for (node, output_nr), grad in zip(roots, grad_outputs, strict=True):
+    for (node, output_nr), grad in zip(roots, sent_first, strict=True):
         assert node is not None
         if needed is None or node in needed:
             _send(buffers, node, output_nr, grad)
@@ -89,7 +90,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
             elif grads[0] is None and all(g is None for g in grads):
                 grads_out = [None] * len(edges)
             else:
-                grads_out = node.apply_backward(grads)
+                grads_out = node.apply_arrays(grads) if on_arrays else node.apply_backward(grads)
                 if len(grads_out) != len(edges) and node.__class__ is not AccumulateGrad:
                     raise RuntimeError(_count_message(node, grads_out))
             if observer is not None:
@@ -118,53 +119,6 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                     f"The differentiated Tensor at index {index} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior.")
     return results
-
-
-def _run_on_arrays(roots: Sequence[Edge], grad_outputs: list[Any],
-                   dependencies: dict[Node, int], retain_graph: bool) -> None:
-    """The walk of `run_backward` when nothing watches it (no hooks, no graph built, no
-    observer): the same nodes in the same order, with gradients passed on as numpy arrays
-    (`Node.apply_arrays`), so that no Tensor is made for a gradient on its way."""
-    buffers: dict[Node, list[Any]] = {}
-    ready: list[tuple[int, int, Node]] = []
-    for (node, output_nr), grad in zip(roots, grad_outputs, strict=True):
-        assert node is not None
-        _send(buffers, node, output_nr, grad)
-        dependencies[node] -= 1
-        if dependencies[node] == 0:
-            heapq.heappush(ready, (-node.sequence_nr, next_sequence(), node))
-    previous_mode = _grad_state["enabled"]
-    _grad_state["enabled"] = False
-    recording.begin_backward()
-    pop, push = heapq.heappop, heapq.heappush
-    try:
-        while ready:
-            node = pop(ready)[2]
-            grads = buffers.pop(node, _NO_GRADS)
-            edges = node.next_functions
-            if grads[0] is None and all(g is None for g in grads):
-                grads_out: Sequence[Any] = [None] * len(edges)
-            else:
-                grads_out = node.apply_arrays(grads)
-                if len(grads_out) != len(edges) and node.__class__ is not AccumulateGrad:
-                    raise RuntimeError(_count_message(node, grads_out))
-            if not retain_graph:
-                node.release()
-            for (child, child_nr), sent in zip(edges, grads_out, strict=True):
-                if child is None:
-                    continue
-                buffer = buffers.get(child)
-                if buffer is None and child_nr == 0:  # the common case: a first gradient
-                    buffers[child] = [sent]
-                else:
-                    _send(buffers, child, child_nr, sent)
-                count = dependencies[child] - 1
-                dependencies[child] = count
-                if count == 0:
-                    push(ready, (-child.sequence_nr, next_sequence(), child))
-    finally:
-        _grad_state["enabled"] = previous_mode
-        recording.end_backward()
 
 
 _NO_GRADS: list[Tensor | None] = [None]  # what a node gets when nothing was sent to it (read only)

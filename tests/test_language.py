@@ -544,3 +544,29 @@ def test_eval_texts_leave_no_closures_behind() -> None:
     result = run_program(source, observer=Keeper())
     assert result.error is None and result.stdout == f"{sum(i % 7 for i in range(300))}\n"
     assert len(seen[0].compiled) < 30  # the program's few nodes, not 300 texts' worth
+
+
+def test_with_of_several_items_enters_in_order_and_exits_innermost_first() -> None:
+    """As Python runs it: each manager entered in turn, the body, then each exited, the
+    innermost first; an error in the body reaches every __exit__, and one that swallows it
+    ends the statement."""
+    source = textwrap.dedent("""\
+        class M:
+            def __init__(self, name, swallow=False):
+                self.name, self.swallow = name, swallow
+            def __enter__(self):
+                print('enter', self.name)
+                return self.name.upper()
+            def __exit__(self, kind, value, tb):
+                print('exit', self.name, kind is not None)
+                return self.swallow
+        with M('a') as x, M('b'), M('c') as z:
+            print('body', x, z)
+        with M('p', swallow=True), M('q'):
+            print(1 / 0)
+            print('not reached')
+        print('after')
+        """)
+    expected: list[str] = []
+    exec(source, {"print": lambda *a: expected.append(" ".join(map(str, a)))})  # noqa: S102
+    assert output(source) == "\n".join(expected) + "\n"

@@ -3,7 +3,7 @@
 A training loop runs the same few statements thousands of times. Walking each one's tree anew
 costs a dict lookup per node, attribute reads of the node's fields and the generic branches of
 its handler; here each node of the common shapes (an assignment to a name, an expression
-statement, `x op= y`, `if`, a `with` of one item; names, constants, operators, attributes and
+statement, `x op= y`, `if`, `with`; names, constants, operators, attributes and
 calls) becomes a closure over the closures of its children, made on its first run. Each
 closure does what the handler of its node type in evaluator.py does, in the same order: it sets
 `interpreter.node` before host code runs (so errors have the same positions) and goes through
@@ -47,7 +47,7 @@ def statement(interpreter: Interpreter, node: ast.stmt) -> Run:
         return _augmented_assign(interpreter, node, node.target)
     if isinstance(node, ast.If):
         return _if(interpreter, node)
-    if isinstance(node, ast.With) and len(node.items) == 1:
+    if isinstance(node, ast.With):
         return _with(interpreter, node)
     return functools.partial(interpreter.statements[node.__class__], node)
 
@@ -119,21 +119,23 @@ def _if(interpreter: Interpreter, node: ast.If) -> Run:
 
 
 def _with(interpreter: Interpreter, node: ast.With) -> Run:
-    """`with manager [as target]:` of one item, as StatementHandlers._with runs it."""
-    item = node.items[0]
-    context, where, target, body = (expression(interpreter, item.context_expr),
-                                    item.context_expr, item.optional_vars, node.body)
+    """`with a [as x], b [as y]:`: each manager entered in order, the body run, each exited
+    (the innermost first), with the error that ends the body if one does."""
+    items = [(expression(interpreter, item.context_expr), item.context_expr, item.optional_vars)
+             for item in node.items]
+    last, body = len(items) - 1, node.body
     enter, exit_context = interpreter.enter_context, interpreter.exit_context
     execute, store = interpreter.execute_block, interpreter.store
 
-    def with_statement() -> Any:
+    def enter_from(index: int) -> Any:
+        context, where, target = items[index]
         manager = context()
         interpreter.node = where
         entered = enter(manager)
         if target is not None:
             store(target, entered)
         try:
-            signal = execute(body)
+            signal = execute(body) if index == last else enter_from(index + 1)
         except ScriptError as error:
             if exit_context(manager, error):
                 return None
@@ -141,7 +143,7 @@ def _with(interpreter: Interpreter, node: ast.With) -> Run:
         exit_context(manager, None)
         return signal
 
-    return with_statement
+    return lambda: enter_from(0)
 
 
 # --- expressions ---------------------------------------------------------------------------------

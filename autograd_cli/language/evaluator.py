@@ -137,11 +137,11 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         self.handling: list[ScriptError] = []  # the exceptions being handled (bare `raise`)
         self.compiled: dict[ast.AST, Callable[[], Any]] = {}  # compiled.py's, made on first run
         self.keep_compiled = True  # False while an eval() text runs
-        # the handlers; `x` and `if` statements are compiled.py's closures only
+        # the handlers; `x`, `if` and `with` statements are compiled.py's closures only
         self.statements: dict[type[ast.AST], Callable[[Any], Any]] = {
             ast.Assign: self._assign,
             ast.AugAssign: self._augmented_assign, ast.AnnAssign: self._annotated_assign,
-            ast.For: self._for, ast.While: self._while, ast.With: self._with,
+            ast.For: self._for, ast.While: self._while,
             ast.FunctionDef: self._function_def, ast.Return: self._return,
             ast.Pass: self._pass, ast.Break: self._break, ast.Continue: self._continue,
             ast.Assert: self._assert, ast.Delete: self._delete, ast.Import: self._import,

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 
 class StatementHandlers:
-    """`with`, `assert`, `del` (a part of `Interpreter`)."""
+    """`with`'s entering and exiting (compiled.py runs the statement), `assert`, `del` (a part of
+    `Interpreter`)."""
 
     if TYPE_CHECKING:
         limits: Limits
@@ -34,25 +35,6 @@ class StatementHandlers:
         def _store(self, target: ast.expr, value: Any) -> None: ...
 
         def container_and_key(self, node: ast.Subscript) -> tuple[Any, Any]: ...
-
-    def _with(self, node: ast.With, index: int = 0) -> Any:
-        item = node.items[index]
-        manager = self.eval(item.context_expr)
-        self.node = item.context_expr
-        entered = self.enter_context(manager)
-        if item.optional_vars is not None:
-            self._store(item.optional_vars, entered)
-        try:
-            if index + 1 < len(node.items):
-                signal = self._with(node, index + 1)
-            else:
-                signal = self.execute_block(node.body)
-        except ScriptError as error:
-            if self.exit_context(manager, error):
-                return None
-            raise
-        self.exit_context(manager, None)
-        return signal
 
     def enter_context(self, manager: Any) -> Any:
         kind = type(manager)

@@ -116,11 +116,6 @@ def _contiguous_total(x: np.ndarray, lanes: int) -> np.ndarray:
     if zero is None:
         zero = _ZEROS[x.dtype] = np.zeros(1, dtype=x.dtype)
     vectors = size // lanes
-    if 1 <= vectors // ILP < 16 and vectors % ILP == 0:  # whole groups of 4 vectors, one chunk
-        # (the usual case, as below): the groups in order, the 4 partial sums, tail and lanes
-        first = np.add.reduce(np.add.reduce(x[:vectors * lanes].reshape(-1, ILP * lanes), 0)
-                              .reshape(ILP, lanes), 0)
-        return np.add.accumulate(np.concatenate((zero, x[vectors * lanes:], first)))[-1:]  # type: ignore[no-any-return]
     if vectors == 0:  # scalar row_sum: 4 partial sums, the tail into the first
         order = x if size < ILP else x[[0, *range(ILP, size), *range(1, ILP)]]
         return np.add.accumulate(np.concatenate((zero, order)))[-1:]  # type: ignore[no-any-return]

@@ -154,7 +154,7 @@ class Sigmoid(Function):
 
     def array_backward(self, grad, inputs, output):
         arrays = plain_arrays(grad, output)
-        return None if arrays is None else (arrays[0] * (1 - arrays[1]) * arrays[1],)
+        return None if arrays is None else (_sigmoid_backward(*arrays),)
 
     def backward(self, grad, inputs, output):
         return (SigmoidBackward.apply(grad, output),)
@@ -167,11 +167,15 @@ class SigmoidBackward(Function):
     saves = (0, 1)
 
     def forward(self, grad, y):
-        return grad * (1 - y) * y  # PyTorch's order of roundings (as Sigmoid.array_backward)
+        return _sigmoid_backward(grad, y)
 
     def backward(self, gg, inputs, output):
         grad, y = inputs
         return gg * y * (1 - y), gg * grad * (1 - scale(y, 2))
+
+
+def _sigmoid_backward(grad: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return grad * (1 - y) * y  # PyTorch's order of roundings
 
 
 class Relu(Function):
