@@ -232,6 +232,9 @@ class Addmm(Function):
         return tuple(i + 1 for i in other_operands(needs[1:]))
 
     def forward(self, bias, a, b, beta=1, alpha=1):
+        for name, matrix in (("mat1", a), ("mat2", b)):
+            if matrix.ndim != 2:
+                raise RuntimeError(f"{name} must be a matrix, got {matrix.ndim}-D tensor")
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                                f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
