@@ -85,6 +85,17 @@ PROGRAMS = {
         print(np.fft.fft(np.array([1.0, 2.0, 1.0, 0.0])), np.fft.fftfreq(4, 0.5))
         print(np.fft.rfft(np.ones(4)), np.fft.ifft(np.fft.fft(np.arange(3.0))).real)
     """,
+    "split": """
+        import numpy as np
+        y = np.arange(12)
+        print(np.array_split(y, 12), np.array_split(y, 5), np.split(y, [2, 5]))
+        print(np.split(np.arange(6.0).reshape(2, 3), 3, axis=1))
+        print(np.hsplit(np.arange(8).reshape(2, 4), 2), np.vsplit(np.arange(8).reshape(4, 2), [1]))
+        try:
+            np.split(y, 5)
+        except ValueError as e:
+            print(e)
+    """,
     "polyfit and polyval": """
         import numpy as np
         x = np.array([0.0, 1.0, 2.0, 3.0])
@@ -170,6 +181,7 @@ def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     ('np.full(10**6, "a" * 10**4)', "--max-memory"),  # 40 kB items: sized by the fill value
     ('np.zeros(10**5, dtype="U100000")', "--max-memory"),
     ("np.polyfit(np.ones(10**5), np.ones(10**5), 10**5)", "--max-elements"),
+    ("np.array_split(np.ones(3), 10**9)", "--max-elements"),  # an array object per piece
 ])
 def test_sizes_are_checked_before_numpy_allocates(expression: str, option: str) -> None:
     source = f"import numpy as np\nx = {expression}\n"

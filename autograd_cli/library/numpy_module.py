@@ -166,6 +166,12 @@ def _joined(arrays: Any, *args: Any, **kwargs: Any) -> None:
         check_result((sum(int(np.size(a)) for a in arrays),), 16)
 
 
+def _split(array: Any, sections: Any, *args: Any, **kwargs: Any) -> None:
+    """`split`/`array_split`/`hsplit`/...: views of the array, one array object per piece."""
+    count = int(sections) if np.ndim(sections) == 0 else int(np.size(sections)) + 1
+    check_result((count,), 128)
+
+
 def _tile(array: Any, reps: Any, *args: Any, **kwargs: Any) -> None:
     counts = _shape_argument(reps)
     check_result((int(np.size(array)) * math.prod(counts),), 16)
@@ -221,7 +227,8 @@ SIZED: dict[str, Callable[..., None]] = {
     "stack": _joined, "vstack": _joined, "hstack": _joined, "dstack": _joined,
     "column_stack": _joined, "tile": _tile, "repeat": _repeat, "diag": _diag,
     "diagflat": _diag, "broadcast_to": _broadcast_to, "pad": _pad, "polyfit": _polyfit,
-    "polyval": _polyval,
+    "polyval": _polyval, **{name: _split for name in (
+        "split", "array_split", "hsplit", "vsplit", "dsplit")},
 }
 
 
