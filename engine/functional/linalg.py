@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from engine import budget, creation
+from engine import budget, creation, grad_mode
 from engine.functional.arith import mul
 from engine.functional.reduce import norm
 from engine.operands import broadcast_error, expect_tensor
-from engine.ops import decompositions, matrix, scaled_products
+from engine.ops import decompositions, matrix, mkl, scaled_products
 from engine.ops import linalg as products
 from engine.ops import reduce as reduce_ops
 from engine.ops import shape as shape_ops
@@ -500,7 +500,13 @@ def linalg_svd(a: Any, full_matrices: bool = True) -> LinalgSvdResult:
 
 
 def svdvals(a: Any) -> Tensor:
+    """The singular values: without a gradient to track, LAPACK's values-only gesdd, as ATen
+    (its values differ in the last bits from those computed with the vectors)."""
     a = _svd_input(a, "linalg.svd: The input tensor A must have at least 2 dimensions.")
+    if not (a.requires_grad and grad_mode.is_grad_enabled()):
+        values = mkl.svd(a.array, False, vectors=False)
+        if values is not None:
+            return Tensor._wrap(values[1])
     return decompositions.LinalgSvd.apply(a, full_matrices=False)[1]
 
 
@@ -517,6 +523,28 @@ def svd(a: Any, some: bool = True, compute_uv: bool = True) -> SvdResult:
         return SvdResult((zeros[0], s, zeros[1]))
     u, s, vh = decompositions.LinalgSvd.apply(a, full_matrices=not some)
     return SvdResult((u, s, shape_ops.transpose(vh, -2, -1)))
+
+
+def pinv(a: Any, *, atol: float | None = None, rtol: float | None = None,
+         hermitian: bool = False) -> Tensor:
+    """torch.linalg.pinv of real matrices (rtol eps * max(m, n) when no tolerance is given);
+    hermitian=True takes the same SVD path (the result is the same matrix)."""
+    a = expect_tensor(a, "linalg.pinv")
+    if a.ndim < 2 or a.dtype.category < 2:
+        shape = ", ".join(str(n) for n in a.shape_tuple)
+        raise RuntimeError(f"linalg.pinv({a.dtype.legacy_name.removesuffix('Tensor')}{{[{shape}]}})"
+                           ": expected a tensor with 2 or more dimensions of float, double, "
+                           "cfloat or cdouble types")
+    if rtol is None:
+        rtol = 0.0 if atol is not None and atol > 0 else float(
+            np.finfo(a.array.dtype).eps * builtins.max(a.shape_tuple[-2:]))
+    return decompositions.LinalgPinv.apply(a, atol=atol or 0.0, rtol=rtol)
+
+
+@public(method=True)
+def pinverse(a: Any, rcond: float = 1e-15) -> Tensor:
+    """torch.pinverse: linalg.pinv with rcond as its relative tolerance (atol 0)."""
+    return pinv(a, atol=0.0, rtol=rcond)
 
 
 def _square_matrices(a: Any, name: str) -> Tensor:
@@ -548,7 +576,7 @@ class LinalgNamespace:
     """`torch.linalg`: the functions agraph has, reached by attribute."""
 
     PUBLIC_ATTRS = frozenset({"norm", "vector_norm", "matrix_norm", "cross", "svd", "svdvals",
-                              "det", "inv", "matrix_power", "solve", "LinAlgError"})
+                              "det", "inv", "matrix_power", "solve", "pinv", "LinAlgError"})
     norm = staticmethod(linalg_norm)
     matrix_norm = staticmethod(matrix_norm)
     vector_norm = staticmethod(vector_norm)
@@ -556,6 +584,7 @@ class LinalgNamespace:
     svdvals = staticmethod(svdvals)
     det = staticmethod(det)
     inv = staticmethod(inverse)
+    pinv = staticmethod(pinv)
     matrix_power = staticmethod(matrix_power)
     solve = staticmethod(solve)
     LinAlgError = decompositions.LinAlgError

@@ -12,6 +12,7 @@ import numpy as np
 
 from engine import budget, grad_mode
 from engine.autograd import Function
+from engine.ops import mkl
 from engine.tensor import Tensor
 
 
@@ -37,7 +38,7 @@ class LinalgSvd(Function):
         m, n = a.shape[-2:]
         size = max(m, n) if full_matrices else min(m, n)
         budget.check_shape(a.shape[:-2] + (size, size), a.itemsize)
-        u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+        u, s, vh = mkl.svd(a, full_matrices) or np.linalg.svd(a, full_matrices=full_matrices)
         self.u, self.s, self.vh = u, s, vh
         return u, s, vh
 
@@ -134,6 +135,10 @@ class LinalgInvEx(Function):
     saves_output = True
 
     def forward(self, a):
+        eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
+        inverse = mkl.lu_solve(a, eye)  # torch's bits: LAPACK's LU solve of A X = I
+        if inverse is not None:
+            return inverse
         try:
             return np.linalg.inv(a)
         except np.linalg.LinAlgError:
@@ -159,8 +164,13 @@ class LinalgSolveEx(Function):
                                f"{rows} by {columns} matrices")
         # ATen's linalg_solve_is_vector_rhs: a batch of vectors only when shaped as A's rows
         self.vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+        right = b[..., None] if self.vector else b
+        if right.shape[-2] == rows and a.shape[:-2] == right.shape[:-2]:
+            solved = mkl.lu_solve(a, right)  # torch's bits: LAPACK's LU solve
+            if solved is not None:
+                return solved[..., 0] if self.vector else solved
         try:
-            solved = np.linalg.solve(a, b[..., None] if self.vector else b)
+            solved = np.linalg.solve(a, right)
         except np.linalg.LinAlgError:
             raise singular_error("linalg.solve", a) from None
         return solved[..., 0] if self.vector else solved
@@ -175,3 +185,30 @@ class LinalgSolveEx(Function):
             else:
                 grad_a = -(grad_b @ output.transpose(-2, -1))
         return grad_a, grad_b if self.needs[1] else None
+
+
+class LinalgPinv(Function):
+    """The pseudo-inverse A+ of a batch of real matrices: the reduced SVD, 1/S where S exceeds
+    max(atol, rtol * S.max()), (Vh^T * S+) @ U^T. Its derivative, from A+'s differential
+    dA+ = -A+ dA A+ + A+ A+^T dA^T (I - A A+) + (I - A+ A) dA^T A+^T A+, is
+    -A+^T G A+^T + (I - A A+) G^T A+ A+^T + A+^T A+ G^T (I - A+ A) for the gradient G of A+."""
+
+    grad_fn_name = "LinalgPinvBackward0"
+    saves = (0,)
+    saves_output = True
+
+    def forward(self, a, atol=0.0, rtol=0.0):
+        u, s, vh = mkl.svd(a, False) or np.linalg.svd(a, full_matrices=False)
+        tolerance = np.maximum(s[..., :1] * a.dtype.type(rtol), a.dtype.type(atol))
+        inverted = np.where(s > tolerance, 1 / np.where(s == 0, 1, s), 0).astype(a.dtype)
+        scaled, u_t = _mh(vh) * inverted[..., None, :], _mh(u)
+        product = mkl.gemm(scaled, u_t) if a.ndim == 2 else None  # torch's matmul: MKL's gemm
+        return scaled @ u_t if product is None else product
+
+    def backward(self, grad, inputs, output):
+        a, plus, g = inputs[0], output, grad
+        plus_t, g_t = plus.transpose(-2, -1), g.transpose(-2, -1)
+        left = g_t - a @ (plus @ g_t)  # (I - A A+) G^T
+        right = g_t - (g_t @ plus) @ a  # G^T (I - A+ A)
+        return (-(plus_t @ (g @ plus_t)) + left @ (plus @ plus_t)
+                + (plus_t @ plus) @ right,)

@@ -257,3 +257,102 @@ def _lapack(function: Any, sizes: tuple[int, ...], matrix: np.ndarray, lda: int,
     call(query, -1)
     work = np.zeros(max(1, int(query[0])), dtype=matrix.dtype)
     call(work, work.size)
+
+
+def column_major_batch(x: np.ndarray) -> np.ndarray:
+    """A copy of a batch of matrices laid out as ATen's cloneBatchedColumnMajor leaves it: each
+    matrix column-major, one after another, in a buffer 64-byte aligned as torch's CPU
+    allocator gives. MKL's kernels take paths by alignment: the second 17 x 17 float matrix of
+    a batch starts 1156 bytes in, and its LU differs in the last bits from a lone one's."""
+    out = _aligned_columns(x.shape, x.dtype)
+    out[...] = x
+    return out
+
+
+def _aligned_columns(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """Zeros of `shape`, a batch of column-major matrices (a vector, for a 1-D shape) in a
+    64-byte aligned buffer: where ATen's LAPACK calls read and write."""
+    count = int(np.prod(shape))
+    raw = np.zeros(max(1, count) * dtype.itemsize + 64, dtype=np.uint8)
+    start = -raw.ctypes.data % 64
+    memory = raw[start:start + count * dtype.itemsize].view(dtype)
+    if len(shape) < 2:
+        return memory.reshape(shape)
+    return memory.reshape(shape[:-2] + (shape[-1], shape[-2])).swapaxes(-1, -2)
+
+
+def lu_solve(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """X with A X = B for batches of square float matrices A (..., n, n) and right-hand sides
+    B (..., n, k) of A's dtype and batch, as ATen's linalg_solve (and linalg_inv, B the
+    identity) computes it on the CPU: LAPACK's getrf on each A of a column-major copy of the
+    batch, then getrs on each B of a column-major copy of theirs, which becomes X (laid out
+    as ATen leaves it: a sum over it adds in that order). None without MKL, and for a
+    singular A (the caller reports it)."""
+    mkl = library()
+    if mkl is None or a.dtype not in _REAL or b.dtype != a.dtype:
+        return None
+    letter = _REAL[a.dtype][0]
+    n, k = a.shape[-1], b.shape[-1]
+    factored, solved = column_major_batch(a), column_major_batch(b)
+    pivots = np.zeros(max(n, 1), dtype=np.int32)
+    info, size, rhs = _INT(0), ctypes.byref(_INT(n)), ctypes.byref(_INT(k))
+    lead = ctypes.byref(_INT(max(1, n)))
+    if not (n and k):
+        return solved
+    for index in np.ndindex(a.shape[:-2]):
+        lu, x = _POINTER(address_of(factored[index])), _POINTER(address_of(solved[index]))
+        getattr(mkl, f"{letter}getrf_")(size, size, lu, lead, _POINTER(pivots.ctypes.data),
+                                        ctypes.byref(info))
+        if info.value != 0:
+            return None
+        getattr(mkl, f"{letter}getrs_")(ctypes.c_char_p(b"N"), size, rhs, lu, lead,
+                                        _POINTER(pivots.ctypes.data), x, lead,
+                                        ctypes.byref(info))
+    return solved
+
+
+def address_of(matrix: np.ndarray) -> int:
+    """The address of a matrix's first element (a view into a batch's buffer)."""
+    return int(matrix.__array_interface__["data"][0])
+
+
+def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """U, S, Vh of a batch of float matrices as ATen's linalg_svd computes them on the CPU:
+    LAPACK's gesdd (jobz 'A' or 'S', or 'N' for the values alone, as linalg.svdvals) on a
+    column-major copy of the batch, its workspace the size a first query call asks for; U
+    and Vh column-major as ATen leaves them. None without MKL or when LAPACK fails."""
+    mkl = library()
+    if mkl is None or a.dtype not in _REAL:
+        return None
+    function = getattr(mkl, f"{_REAL[a.dtype][0]}gesdd_")
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    rows, cols = (m, n) if full_matrices else (k, k) if vectors else (1, 1)
+    batch = a.shape[:-2]
+    u = _aligned_columns(batch + (m if vectors else 1, rows), a.dtype)
+    s = _aligned_columns(batch + (k, 1), a.dtype)[..., 0]  # each one's values contiguous
+    vh = _aligned_columns(batch + (cols, n), a.dtype)
+    if not a.size:
+        return u, s, vh
+    info, iwork = _INT(0), np.zeros(max(1, 8 * k), dtype=np.int32)
+    jobz = ctypes.c_char_p(b"A" if full_matrices else b"S" if vectors else b"N")
+    copy = column_major_batch(a)
+
+    def call(index: tuple[int, ...], work: np.ndarray, lwork: int) -> None:
+        function(jobz, ctypes.byref(_INT(m)), ctypes.byref(_INT(n)),
+                 _POINTER(address_of(copy[index])), ctypes.byref(_INT(max(1, m))),
+                 _POINTER(address_of(s[index])), _POINTER(address_of(u[index])),
+                 ctypes.byref(_INT(u.shape[-2])), _POINTER(address_of(vh[index])),
+                 ctypes.byref(_INT(max(1, cols))), _POINTER(work.ctypes.data),
+                 ctypes.byref(_INT(lwork)), _POINTER(iwork.ctypes.data), ctypes.byref(info))
+
+    first = (0,) * len(batch)
+    query = np.zeros(1, dtype=a.dtype)
+    call(first, query, -1)  # one workspace for the batch, as ATen's apply_svd
+    work = _aligned_columns((max(1, int(query[0])),), a.dtype)
+    for index in np.ndindex(batch):
+        call(index, work, work.size)
+        if info.value != 0:
+            return None
+    return u, s, vh

@@ -1,4 +1,5 @@
-"""Cases for the products and vector functions PyTorch's CPU build sends to MKL, written
+"""Cases for the products, vector functions and LAPACK routines (LU solves, SVD) PyTorch's CPU
+build sends to MKL, written
 against a `torch` namespace so that real torch (make_blas_cases.py) and agraph's engine
 (tests/test_engine_blas.py) run the same code. Inputs come from a seeded torch.Generator,
 which agraph reproduces bit for bit; each case gives the tensors whose bytes must agree.
@@ -75,7 +76,24 @@ def _vector_function(name: str, low: float, high: float, dtype_name: str) -> Non
     _case(f"{name}_{dtype_name}", run)
 
 
+def _lapack(m: int, n: int, dtype_name: str) -> None:
+    """getrf + getrs (inverse, solve) for a square m x m, gesdd (svd with 'A' and 'S',
+    svdvals with 'N') and the pseudo-inverse built on it for an m x n matrix."""
+    def run(torch: Any) -> list[Any]:
+        dtype = getattr(torch, dtype_name)
+        square = _randn(torch, 12, 2, m, m, dtype=dtype)
+        b = _randn(torch, 13, 2, m, 3, dtype=dtype)
+        a = _randn(torch, 14, m, n, dtype=dtype)
+        return [torch.inverse(square[0]), torch.linalg.inv(square), torch.linalg.solve(square, b),
+                torch.linalg.solve(square[1], b[1, :, 0]), *torch.linalg.svd(a),
+                *torch.linalg.svd(a, full_matrices=False), torch.linalg.svdvals(a),
+                torch.pinverse(a), *torch.linalg.svd(square), torch.linalg.svdvals(square)]
+    _case(f"lapack_{m}x{n}_{dtype_name}", run)
+
+
 for _dtype in ("float32", "float64"):
+    for _shape in ((1, 1), (2, 3), (5, 5), (7, 4), (33, 20)):
+        _lapack(*_shape, _dtype)
     for _shape in PRODUCTS:
         _products(*_shape, _dtype)
     for _n in (3, 17, 5000, 8192, 20000):
