@@ -626,6 +626,8 @@ CHECKS: list[Check] = [
     C(shape.TInplace, lambda a: (a * 1).t_() ** 2, one(0, 2)),
     C(decompositions.LinalgInvEx, lambda a: F.inverse(a + Tensor._wrap(3 * np.eye(3))),
       fixed((3, 3)), low=-0.5, high=0.5),
+    C(decompositions.LinalgPinv, F.pinverse, fixed((3, 2)), distinct=True),
+    C(decompositions.LinalgPinv, F.pinverse, fixed((2, 4)), distinct=True, name="pinv_wide"),
     # det and svd: derivatives on arrays, refused with create_graph (first order only)
     C(decompositions.LinalgDet, F.det, fixed((2, 3, 3)), second_order=False),
     C(decompositions.LinalgSvd, lambda a: F.svd(a).S, fixed((3, 2)), distinct=True,
