@@ -84,6 +84,11 @@ def torch_namespaces() -> dict[str, Namespace]:
                                 "utils": torch_utils, "functional": functional_module,
                                 "func": func, "vmap": _vmap, "distributions": distributions})
     return {"torch": torch, "torch.nn": nn, "torch.nn.functional": functional,
+            # `import torch.nn.init as init`, `import torch.backends`: their attributes, as
+            # tables a `from ... import` reads
+            **{module.name: module for module in (
+                Namespace("torch.nn.init", _public(nn.members["init"])),
+                Namespace("torch.backends", _public(api.TORCH["backends"])))},
             "torch.functional": functional_module,
             "torch.nn.utils": utils, "torch.nn.utils.rnn": rnn,
             "torch.nn.utils.clip_grad": clip_grad,
@@ -95,6 +100,12 @@ def torch_namespaces() -> dict[str, Namespace]:
             "torch.utils": torch_utils, "torch.utils.data": data,
             "torch.autograd.graph": autograd_graph, "torch.func": func,
             "torch.distributions": distributions, **distribution_modules}
+
+
+def _public(engine_module: object) -> dict[str, object]:
+    """The public attributes of an engine object that stands for a module (nn.init, ...)."""
+    names = sorted(getattr(engine_module, "PUBLIC_ATTRS"))  # noqa: B009 - any such object
+    return {name: getattr(engine_module, name) for name in names}
 
 
 def _vmap(*args: object, **kwargs: object) -> object:

@@ -15,7 +15,8 @@ import sys
 from typing import Any
 
 TORCH_MODULES = frozenset({
-    "torch", "torch.nn", "torch.nn.functional", "torch.functional", "torch.nn.utils",
+    "torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.functional",
+    "torch.nn.utils", "torch.backends",
     "torch.nn.utils.rnn", "torch.nn.utils.clip_grad",
     "torch.optim", "torch.autograd",
     "torch.autograd.functional", "torch.autograd.function", "torch.optim.lr_scheduler",
