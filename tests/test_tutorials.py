@@ -100,7 +100,8 @@ def test_every_program_has_its_source_and_pytorch_result() -> None:
     assert len(PROGRAMS) >= 30, "the tutorial corpus went missing"
     for name in PROGRAMS:
         first = (TUTORIALS / f"{name}.expr").read_text(encoding="utf-8").splitlines()[0]
-        assert first.startswith("# https://"), f"{name}: line 1 must be the source URL"
+        # a page stored only at its http:// address (hbase.cn) keeps that address
+        assert first.startswith(("# https://", "# http://")), f"{name}: line 1: its URL"
         assert (TUTORIALS / f"{name}.json").exists(), f"{name}: no PyTorch result"
 
 
