@@ -139,12 +139,30 @@ def reset_affine(weight: Tensor, bias: Tensor | None) -> None:
         uniform_(bias, -bound, bound)
 
 
+def _deprecated(function: Any) -> Any:
+    """The old name without the trailing underscore (`nn.init.xavier_normal`), which PyTorch
+    keeps: a FutureWarning, then the function itself."""
+    new_name = function.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+                      FutureWarning, stacklevel=2)
+        return function(*args, **kwargs)
+
+    deprecated_init.__name__ = old_name
+    return staticmethod(deprecated_init)
+
+
 class InitFunctions:
-    """`nn.init`: its functions, reached by attribute (`nn.init.zeros_(w)`)."""
+    """`nn.init`: its functions, reached by attribute (`nn.init.zeros_(w)`), and the deprecated
+    names without the underscore."""
 
     PUBLIC_ATTRS = frozenset("""
         zeros_ ones_ constant_ uniform_ normal_ kaiming_uniform_ kaiming_normal_
         xavier_uniform_ xavier_normal_ calculate_gain trunc_normal_ eye_ orthogonal_
+        constant uniform normal kaiming_uniform kaiming_normal xavier_uniform xavier_normal eye
+        orthogonal
         """.split())
 
     zeros_ = staticmethod(zeros_)
@@ -160,6 +178,10 @@ class InitFunctions:
     trunc_normal_ = staticmethod(random.trunc_normal_)
     eye_ = staticmethod(eye_)
     orthogonal_ = staticmethod(orthogonal_)
+    constant, uniform, normal = (_deprecated(f) for f in (constant_, uniform_, normal_))
+    kaiming_uniform, kaiming_normal = _deprecated(kaiming_uniform_), _deprecated(kaiming_normal_)
+    xavier_uniform, xavier_normal = _deprecated(xavier_uniform_), _deprecated(xavier_normal_)
+    eye, orthogonal = _deprecated(eye_), _deprecated(orthogonal_)
 
     def __repr__(self) -> str:
         return "<module 'torch.nn.init'>"
