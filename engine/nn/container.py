@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -241,6 +242,13 @@ class ParameterDict(_Keyed):
 
     def __setitem__(self, key: str, value: Any) -> None:
         self.register_parameter(key, _as_parameter(value))
+
+    def update(self, pairs: Any) -> None:
+        """As torch's: a plain dict's keys are taken in sorted order (an OrderedDict's, a
+        ParameterDict's and a sequence of pairs in theirs)."""
+        if isinstance(pairs, dict) and not isinstance(pairs, OrderedDict):
+            pairs = sorted(pairs.items())
+        super().update(pairs)
 
     def extra_repr(self) -> str:
         return "\n".join(_parameter_line(k, p, True) for k, p in self._parameters.items())

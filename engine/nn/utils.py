@@ -1,6 +1,6 @@
 """`torch.nn.utils`: gradient clipping and parameters <-> vector, as torch 2.13 computes them
-(CPU, no foreach): per-gradient norms, the norm of their stack, one scale for all
-(`torch.nn.utils.rnn` is engine/nn/utils_rnn.py)."""
+(CPU, no foreach): per-gradient norms, the norm of their stack, one scale for all; and
+`skip_init` (`torch.nn.utils.rnn` is engine/nn/utils_rnn.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import numpy as np
 
 from engine import functional as F
 from engine import grad_mode
+from engine.generator import default_generator
+from engine.nn.module import Module
 from engine.ops import shape as shape_ops
 from engine.tensor import Tensor
 
@@ -47,6 +49,20 @@ def clip_grad_value_(parameters: Any, clip_value: float, foreach: Any = None) ->
                 p.grad.clamp_(min=-float(clip_value), max=float(clip_value))
 
 
+def skip_init(module_cls: Any, *args: Any, **kwargs: Any) -> Any:
+    """The module built without its default initialisation: torch builds it on the meta
+    device, so its values are uninitialised memory and it draws no random numbers; here the
+    default generator is put back where it was."""
+    if not isinstance(module_cls, type):
+        raise TypeError("issubclass() arg 1 must be a class")
+    if not issubclass(module_cls, Module):
+        raise RuntimeError(f"Expected a Module; got {module_cls}")
+    state = default_generator.get_state()
+    module = module_cls(*args, **kwargs)
+    default_generator.set_state(state)
+    return module
+
+
 def parameters_to_vector(parameters: Any) -> Tensor:
     return shape_ops.cat([p.view(-1) for p in _tensors(parameters)])
 
@@ -65,5 +81,6 @@ NN_UTILS: dict[str, Any] = {
     "clip_grad_norm_": clip_grad_norm_,
     "clip_grad_value_": clip_grad_value_,
     "parameters_to_vector": parameters_to_vector,
+    "skip_init": skip_init,
     "vector_to_parameters": vector_to_parameters,
 }
