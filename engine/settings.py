@@ -1,5 +1,5 @@
 """PyTorch's global switches that seed-setting boilerplate flips: deterministic algorithms,
-the float32 matmul precision, cuDNN's flags.
+the float32 matmul precision, cuDNN's flags; and torch.utils.backcompat's warning flags.
 
 On the CPU none of them changes a result (agraph's kernels are PyTorch's deterministic CPU
 ones, and float32 products are always full precision there), so agraph keeps their values,
@@ -19,6 +19,8 @@ _STATE: dict[str, Any] = {}
 def reset() -> None:
     _STATE.update(deterministic=False, warn_only=False, matmul_precision="highest")
     CUDNN.reset()
+    for flag in BACKCOMPAT.values():
+        flag.enabled = False
 
 
 def _bool(value: Any, setter: str) -> bool:
@@ -100,6 +102,31 @@ class CudnnFlags:
 
 
 CUDNN = CudnnFlags()
+
+
+class BackcompatWarning:
+    """`torch.utils.backcompat.broadcast_warning` / `keepdim_warning`: a bool PyTorch 2.13
+    keeps (off by default) but no longer acts on: setting it warns of nothing."""
+
+    PUBLIC_ATTRS = frozenset({"enabled"})
+    SETTABLE_ATTRS = frozenset({"enabled"})
+    __slots__ = ("setter", "value")
+
+    def __init__(self, setter: str) -> None:
+        self.setter = setter
+        self.value = False
+
+    @property
+    def enabled(self) -> bool:
+        return self.value
+
+    @enabled.setter
+    def enabled(self, value: Any) -> None:
+        self.value = _bool(value, self.setter)
+
+
+BACKCOMPAT = {"broadcast_warning": BackcompatWarning("set_backcompat_broadcast_warn"),
+              "keepdim_warning": BackcompatWarning("set_backcompat_keepdim_warn")}
 SETTINGS: dict[str, Any] = {
     "use_deterministic_algorithms": use_deterministic_algorithms,
     "are_deterministic_algorithms_enabled": are_deterministic_algorithms_enabled,

@@ -33,3 +33,20 @@ def test_switches_are_checked_as_pytorch_checks_them() -> None:
     warned = run_program("import torch\ntorch.set_float32_matmul_precision('low')\n" + REPORT)
     assert warned.error is None and warned.stdout.startswith("False highest")
     assert "is not one of 'highest', 'high', or 'medium'" in warned.warnings[0].message
+
+
+def test_backcompat_warning_flags_are_kept_and_warn_of_nothing() -> None:
+    # PyTorch 2.13: the flags are bools, off in a fresh process; on, a broadcast of equal-sized
+    # shapes gives no warning (torch.add(ones(4, 1), ones(4)) is the 4x4 sum)
+    program = ("import torch\nfrom torch.utils import backcompat\n"
+               "print(backcompat.broadcast_warning.enabled, backcompat.keepdim_warning.enabled)\n"
+               "torch.utils.backcompat.broadcast_warning.enabled = True\n"
+               "print(torch.utils.backcompat.broadcast_warning.enabled, "
+               "torch.add(torch.ones(4, 1), torch.ones(4)).shape)\n")
+    changed = run_program(program)
+    assert changed.error is None and not changed.warnings
+    assert changed.stdout == "False False\nTrue torch.Size([4, 4])\n"
+    assert run_program(program).stdout.startswith("False False\n")  # each run starts off
+    result = run_program("import torch\ntorch.utils.backcompat.keepdim_warning.enabled = 1\n")
+    assert result.error is not None
+    assert result.error.message == "set_backcompat_keepdim_warn expects a bool, but got int"

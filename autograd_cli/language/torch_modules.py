@@ -75,7 +75,8 @@ def torch_namespaces() -> dict[str, Namespace]:
         "DISTRIBUTIONS", **{name.rpartition(".")[2]: module
                             for name, module in distribution_modules.items()}))
     data = Namespace("torch.utils.data", api.members("DATA"))
-    torch_utils = Namespace("torch.utils", {"data": data})
+    backcompat = Namespace("torch.utils.backcompat", api.members("BACKCOMPAT"))
+    torch_utils = Namespace("torch.utils", {"data": data, "backcompat": backcompat})
     # torch.functional: the tensor functions PyTorch defines in that module (tutorials import
     # it, often mistaking it for torch.nn.functional), those agraph has
     functional_module = Namespace("torch.functional", {
@@ -98,6 +99,7 @@ def torch_namespaces() -> dict[str, Namespace]:
             "torch.optim.lr_scheduler": lr_scheduler,
             "torch.linalg": Namespace("torch.linalg", api.members("LINALG")),
             "torch.utils": torch_utils, "torch.utils.data": data,
+            "torch.utils.backcompat": backcompat,
             "torch.autograd.graph": autograd_graph, "torch.func": func,
             "torch.distributions": distributions, **distribution_modules}
 
