@@ -294,7 +294,8 @@ _SUBMODULES: dict[str, Callable[[], dict[str, Any]]] = {
     "NN_UTILS_RNN": _nn_utils_rnn, "OPTIM": _optim,
     "LR_SCHEDULER": _lr_scheduler, "LINALG": _linalg, "AUTOGRAD_FUNCTIONAL": _autograd_functional,
     "FUNC": _func, "DISTRIBUTIONS": _distributions,
-    "DATA": _data, "BACKCOMPAT": lambda: dict(settings.BACKCOMPAT), "AUTOGRAD_FUNCTION": _autograd_function, "AUTOGRAD_GRAPH": _autograd_graph,
+    "DATA": _data, "BACKCOMPAT": lambda: dict(settings.BACKCOMPAT),
+    "AUTOGRAD_FUNCTION": _autograd_function, "AUTOGRAD_GRAPH": _autograd_graph,
 }
 
 
