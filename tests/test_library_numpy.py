@@ -96,6 +96,13 @@ PROGRAMS = {
         except ValueError as e:
             print(e)
     """,
+    "sorting and taking along an axis": """
+        import numpy as np
+        x = np.array([[3.0, 1.0, 2.0], [0.5, -1.0, 4.0]], dtype=np.float32)
+        ind = np.argsort(x, axis=1)
+        print(ind, np.argsort(ind, axis=-1), np.take_along_axis(x, ind, axis=1))
+        print(np.take_along_axis(x, np.argsort(x, axis=0), 0), np.take_along_axis(x, ind[:, :1], 1))
+    """,
     "polyfit and polyval": """
         import numpy as np
         x = np.array([0.0, 1.0, 2.0, 3.0])

@@ -57,7 +57,7 @@ COPYING = """
     copy sort argsort reshape ravel transpose swapaxes moveaxis squeeze expand_dims flip
     fliplr flipud roll rot90 cumsum cumprod diff gradient atleast_1d atleast_2d atleast_3d
     zeros_like ones_like empty_like full_like tril triu asarray ascontiguousarray array
-    convolve interp sort_complex
+    convolve interp sort_complex take_along_axis
 """.split()
 REFUSED = {
     **{name: "files" for name in (
