@@ -1,5 +1,5 @@
 """`torch.func`: grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian, vmap and
-functional_call, as transforms of functions.
+functional_call, as transforms of functions; stack_module_state for ensembles.
 
 agraph computes them with its reverse-mode autograd, as torch.autograd.functional does: a
 gradient is `autograd.grad` of the function's output, a Jacobian one `grad` per output
@@ -290,6 +290,32 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = ()
             table[attr] = value
 
 
+def _stacked_leaf(tensors: list[Tensor], name: str) -> Tensor:
+    flags = {t.requires_grad for t in tensors}
+    if len(flags) > 1:
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    result = F.stack(tensors)
+    return result.detach().requires_grad_() if True in flags else result
+
+
+def stack_module_state(models: Any) -> tuple[dict[str, Tensor], dict[str, Tensor]]:
+    """The models' parameters and buffers stacked, by name: new leaves for vmap ensembles."""
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({bool(m.training) for m in models}) > 1:
+        raise RuntimeError(
+            "stack_module_state: Expected all models to have the same training/eval mode.")
+    if any(type(m) is not type(models[0]) for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    states = []
+    for named in ("named_parameters", "named_buffers"):
+        tables = [dict(getattr(model, named)()) for model in models]
+        states.append({k: _stacked_leaf([table[k] for table in tables], k) for k in tables[0]})
+    return states[0], states[1]
+
+
 FUNC: dict[str, Any] = {"grad": grad, "grad_and_value": grad_and_value, "vjp": vjp, "jvp": jvp,
                         "jacrev": jacrev, "jacfwd": jacfwd, "hessian": hessian, "vmap": vmap,
-                        "functional_call": functional_call}
+                        "functional_call": functional_call,
+                        "stack_module_state": stack_module_state}
