@@ -362,5 +362,6 @@ def reset_state() -> None:
     reset_switches()
     random.reset()
     storage.reset()
+    creation.reset()
     recording.set_observer(None)
     autograd.SAVED_TENSORS_HOOKS.clear()

@@ -16,6 +16,14 @@ from engine.tensor import Tensor
 
 _NUMBER = (bool, int, float)
 _SEQUENCE = (list, tuple, range)
+# whether this run was warned that a list of numpy arrays makes a tensor slowly (PyTorch warns
+# once in a process)
+_STATE = {"warned_arrays": False}
+
+
+def reset() -> None:
+    """A fresh run warns again (engine/api.py's reset_state)."""
+    _STATE["warned_arrays"] = False
 
 
 def _flatten(data: Any, dtype: dtypes.DType | None = None
@@ -33,7 +41,7 @@ def _flatten(data: Any, dtype: dtypes.DType | None = None
         shape.append(len(probe))
         if not probe:
             break
-        probe = probe[0]
+        probe = _rows(probe[0])
     if shape and isinstance(probe, str) and probe:  # torch reads 'a'[0][0]... as dimensions
         raise ValueError("too many dimensions 'str'")
     budget.check_shape(shape, 4)
@@ -41,12 +49,17 @@ def _flatten(data: Any, dtype: dtypes.DType | None = None
     for size in shape:
         nxt: list[Any] = []
         for item in level:
+            item = _rows(item)
             if not isinstance(item, _SEQUENCE) or len(item) != size:
                 raise _data_error(data, shape, dtype)
             nxt.extend(item)
         level = nxt
     kind = dtypes.bool_
+    array_kinds: set[dtypes.DType] = set()
     for index, leaf in enumerate(level):
+        if isinstance(leaf, np.generic):  # an element of a numpy array: its dtype counts
+            array_kinds.add(dtypes.of_array(leaf))
+            continue
         if isinstance(leaf, Tensor):
             if leaf.numel() != 1:
                 raise ValueError("only one element tensors can be converted to Python scalars")
@@ -59,7 +72,24 @@ def _flatten(data: Any, dtype: dtypes.DType | None = None
             kind = dtypes.int64
     if not level and shape:
         kind = dtypes.default_float()
+    for array_kind in array_kinds:
+        kind = dtypes.promote(kind, array_kind)
     return tuple(shape), kind, level
+
+
+def _rows(item: Any) -> Any:
+    """A numpy array inside nested data as torch reads it: the list of its rows (or elements),
+    with the warning PyTorch gives once in a process; anything else as it is."""
+    if isinstance(item, NumpyArray):
+        item = item._array
+    if not isinstance(item, np.ndarray) or not item.ndim:
+        return item
+    if not _STATE["warned_arrays"]:
+        _STATE["warned_arrays"] = True
+        warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                      "consider converting the list to a single numpy.ndarray with numpy.array() "
+                      "before converting to a tensor.", UserWarning, stacklevel=2)
+    return list(item)
 
 
 def _data_error(data: Any, shape: list[int], dtype: dtypes.DType | None) -> Exception:
@@ -68,7 +98,7 @@ def _data_error(data: Any, shape: list[int], dtype: dtypes.DType | None) -> Exce
     floating = dtype is not None and dtype.is_floating_point
     stack = [data]
     while stack:
-        item = stack.pop()
+        item = _rows(stack.pop())
         if isinstance(item, _SEQUENCE):
             if not len(item) and dtype is None:
                 floating = True  # [] is float32 to torch's inference
@@ -77,11 +107,12 @@ def _data_error(data: Any, shape: list[int], dtype: dtypes.DType | None) -> Exce
             floating = True
         elif isinstance(item, (str, bytes)):
             return TypeError(f"new(): invalid data type '{type(item).__name__}'")
-        elif not isinstance(item, (*_NUMBER, Tensor)):
+        elif not isinstance(item, (*_NUMBER, Tensor, np.generic)):
             return RuntimeError(f"Could not infer dtype of {type(item).__name__}")
     walk = [(data, 0)]
     while walk:
         item, depth = walk.pop()
+        item = _rows(item)
         if depth == len(shape):
             if isinstance(item, _SEQUENCE):
                 name = type(item).__name__
