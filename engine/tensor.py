@@ -779,6 +779,7 @@ class Parameter(Tensor):
             self.requires_grad_(True)
 
 
+Parameter.__module__ = "torch.nn.parameter"  # what type(p) shows: torch.nn.parameter.Parameter
 _new_tensor = object.__new__
 _MODE = grad_mode.state  # read by _wrap, which every op calls
 _new_size = tuple.__new__

@@ -44,6 +44,11 @@ class ModuleIterator:
         return f"<generator object Module.{self.name} at {hex(id(self))}>"
 
 
+# what type(net.parameters()) shows, and errors name: Python's generator
+ModuleIterator.__name__ = ModuleIterator.__qualname__ = "generator"
+ModuleIterator.__module__ = "builtins"
+
+
 class BackwardHookFunction(Function):
     """The identity node of a module with full backward hooks; its backward runs `callback`."""
 
