@@ -190,6 +190,19 @@ plt.show()
                          ) == ("AttributeError", 2)
 
 
+def test_an_annotation_is_placed_by_its_point_and_offset(tmp_path: Path) -> None:
+    program = write_program(tmp_path, """\
+import matplotlib.pyplot as plt
+plt.scatter(0.5, 0.25)
+plt.annotate("apple", xy=(0.5, 0.25), xytext=(5, 2), textcoords='offset points', ha='right',
+             va='bottom')
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "apple" in (tmp_path / "figure-1.svg").read_text()
+
+
 @pytest.mark.parametrize("source, message", [
     ("fig = plt.figure()\nfig.set_size_inches(float('inf'), 1.0)\nplt.plot([1, 2])\n"
      "plt.savefig('e.png')", b"ValueError: e.png: matplotlib could not draw this figure"),

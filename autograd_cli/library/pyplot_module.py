@@ -37,7 +37,7 @@ KEYWORDS = frozenset("""
     horizontalalignment verticalalignment labelsize direction length labelrotation
     bbox_to_anchor borderaxespad fancybox numpoints markerscale scatterpoints framealpha
     autopct startangle explode labels shrink fraction sharex sharey nrows ncols figsize dpi
-    num clear squeeze tight bbox_inches transparent format prop
+    num clear squeeze tight bbox_inches transparent format prop xy xytext xycoords textcoords
 """.split())
 # Keys of a legend's `prop` dict (matplotlib's FontProperties)
 FONT_PROPERTIES = frozenset({"size", "weight", "style", "family", "variant", "stretch"})
