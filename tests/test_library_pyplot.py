@@ -203,6 +203,30 @@ plt.show()
     assert "apple" in (tmp_path / "figure-1.svg").read_text()
 
 
+def test_spines_hide_and_move_as_a_program_asks(tmp_path: Path) -> None:
+    program = write_program(tmp_path, """\
+import matplotlib.pyplot as plt
+for moved in (True, False):
+    plt.figure()
+    plt.plot([-1, 1], [-1, 1])
+    ax = plt.gca()
+    if moved:
+        ax.spines['right'].set_color('none')
+        ax.spines['top'].set_color('none')
+        ax.xaxis.set_ticks_position('bottom')
+        ax.spines['bottom'].set_position(('data', 0))
+    plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    tick = re.compile(r'<use xlink:href="#[0-9a-z]+" x="[0-9.]+" y="([0-9.]+)"')
+    moved, plain = ((tmp_path / f"figure-{n}.svg").read_text() for n in (1, 2))
+    # the x axis crosses y=0, in the middle of the plot, not at its bottom
+    assert float(tick.search(moved)[1]) < float(tick.search(plain)[1])  # type: ignore[index]
+    assert program_error("import matplotlib.pyplot as plt\nplt.gca().spines['middle']\n") == (
+        "KeyError", 2)
+
+
 @pytest.mark.parametrize("source, message", [
     ("fig = plt.figure()\nfig.set_size_inches(float('inf'), 1.0)\nplt.plot([1, 2])\n"
      "plt.savefig('e.png')", b"ValueError: e.png: matplotlib could not draw this figure"),

@@ -52,7 +52,11 @@ SETTINGS = """
 """.split()
 # what `ax.xaxis` / `ax.yaxis` offer
 AXIS_METHODS = frozenset({"set_major_locator", "set_minor_locator", "set_major_formatter",
-                          "set_minor_formatter"})
+                          "set_minor_formatter", "set_ticks_position"})
+# what `ax.spines['left']` (and right, top, bottom) offers
+SPINES = ("left", "right", "top", "bottom")
+SPINE_METHODS = frozenset({"set_color", "set_position", "set_visible", "set_linewidth",
+                           "set_linestyle", "set_alpha"})
 # plt.NAME -> the Axes method it calls
 PYPLOT_TO_AXES = {"xlabel": "set_xlabel", "ylabel": "set_ylabel", "title": "set_title",
                   "xlim": "set_xlim", "ylim": "set_ylim", "xticks": "set_xticks",
@@ -278,9 +282,11 @@ class Recorder:
 
 class Axes:
     """An Axes as a program holds it: its drawing and setting methods, recorded; its `xaxis`
-    and `yaxis` (their tick locators and formatters, recorded as `xaxis.set_major_locator`)."""
+    and `yaxis` (their tick locators and formatters, recorded as `xaxis.set_major_locator`)
+    and its `spines` (recorded as `spines.left.set_position`)."""
 
-    PUBLIC_ATTRS = frozenset(DRAWING + SETTINGS + ["xaxis", "yaxis"]) | AXIS_METHODS
+    PUBLIC_ATTRS = (frozenset(DRAWING + SETTINGS + ["xaxis", "yaxis", "spines"]) | AXIS_METHODS
+                    | SPINE_METHODS)
     __slots__ = ("_recorder", "_spec", "_prefix")
 
     def __init__(self, recorder: Recorder, spec: AxesSpec, prefix: str = "") -> None:
@@ -290,18 +296,40 @@ class Axes:
 
     def __getattr__(self, name: str) -> Any:
         if self._prefix:
-            if name not in AXIS_METHODS:
+            if name not in (SPINE_METHODS if self._prefix.startswith("spines.")
+                            else AXIS_METHODS):
                 raise AttributeError(name)
-        elif name not in Axes.PUBLIC_ATTRS:
+        elif name not in Axes.PUBLIC_ATTRS or name in SPINE_METHODS:
             raise AttributeError(name)
         elif name in ("xaxis", "yaxis"):
             return Axes(self._recorder, self._spec, name + ".")
+        elif name == "spines":
+            return Spines(self._recorder, self._spec)
         method = self._prefix + name
         return lambda *args, **kwargs: record_on(self._recorder, self._spec, method, args,
                                                  kwargs)
 
     def __repr__(self) -> str:
         return "<Axes>"
+
+
+class Spines:
+    """`ax.spines`: the four lines around an Axes, by name (`ax.spines['top']`)."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+    __slots__ = ("_recorder", "_spec")
+
+    def __init__(self, recorder: Recorder, spec: AxesSpec) -> None:
+        self._recorder = recorder
+        self._spec = spec
+
+    def __getitem__(self, key: Any) -> Axes:
+        if key not in SPINES:
+            raise KeyError(key)
+        return Axes(self._recorder, self._spec, f"spines.{key}.")
+
+    def __repr__(self) -> str:
+        return "<matplotlib.spines.Spines>"
 
 
 def record_on(recorder: Recorder, spec: AxesSpec, name: str, args: tuple[Any, ...],
