@@ -134,7 +134,8 @@ def can_cast(from_: object, to: object) -> bool:
     return source is bool_ or target is not bool_
 
 
-def of_array(array: np.ndarray) -> DType:
+def of_array(array: np.ndarray | np.generic) -> DType:
+    """The dtype of a numpy array, or of one of its elements."""
     return _BY_NUMPY[array.dtype]
 
 
