@@ -40,10 +40,7 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.ndim == 2:
             return mkl.gemm(a, b)  # type: ignore[return-value]  # not None: checked above
         if rows * columns * k >= NAIVE_BMM:
-            product = np.empty((len(a), rows, columns), dtype=a.dtype)
-            for i in range(len(a)):
-                product[i] = mkl.gemm(a[i], b[i])
-            return product
+            return mkl.gemm_batch(a, b)  # type: ignore[return-value]  # not None: as above
         return _rounded_chain(a, b)
     if gemm_order.reproduced(a, b):  # MKL's order, shapes read off torch
         return gemm_order.matmul(a, b)

@@ -81,6 +81,7 @@ def library() -> Any:
 
 
 _GEMM: dict[np.dtype, Any] = {}  # dtype -> the typed MKL function, filled by _declare
+_GEMM_BATCH: dict[np.dtype, Any] = {}  # the same for cblas_?gemm_batch_strided
 _GEMV: dict[np.dtype, Any] = {}
 _DOT: dict[np.dtype, Any] = {}
 
@@ -91,6 +92,10 @@ def _declare(mkl: Any) -> None:
         gemm = _GEMM[dtype] = getattr(mkl, f"cblas_{letter}gemm")
         gemm.argtypes = [_INT] * 6 + [real, _POINTER, _INT, _POINTER, _INT, real, _POINTER, _INT]
         gemm.restype = None
+        batch = _GEMM_BATCH[dtype] = getattr(mkl, f"cblas_{letter}gemm_batch_strided")
+        batch.argtypes = ([_INT] * 6 + [real, _POINTER, _INT, _INT, _POINTER, _INT, _INT, real,
+                                        _POINTER, _INT, _INT, _INT])
+        batch.restype = None
         gemv = _GEMV[dtype] = getattr(mkl, f"cblas_{letter}gemv")
         gemv.argtypes = [_INT] * 4 + [real, _POINTER, _INT, _POINTER, _INT, real, _POINTER, _INT]
         gemv.restype = None
@@ -168,6 +173,41 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
         COLUMN_MAJOR, trans_a, trans_b, rows, cols, k, alpha, address(mem_a), lda,
         address(mem_b), ldb, 0.0 if bias is None else beta, address(out), ldc)
     return out
+
+
+def gemm_batch(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """`a @ b` for batches (batch, m, k) and (batch, k, n) of one float dtype as ATen's bmm
+    computes them with MKL: one cblas_?gemm_batch_strided call over the batch, whose kernels
+    round some small products differently from one gemm per matrix. None without MKL."""
+    product = _GEMM_BATCH.get(a.dtype) if library() is not None else None
+    if product is None or b.dtype != a.dtype or a.ndim != 3 or b.ndim != 3 or len(a) != len(b):
+        return None
+    count, m, k = a.shape
+    n = b.shape[2]
+    out = np.zeros((count, m, n), dtype=a.dtype)
+    if not (count and m and n and k):
+        return out
+    # column-major, so C^T = B^T A^T: b first, then a, as ATen's baddbmm_with_gemm_
+    trans_b, mem_b, ldb, stride_b = _batch_operand(b)
+    trans_a, mem_a, lda, stride_a = _batch_operand(a)
+    product(COLUMN_MAJOR, trans_b, trans_a, n, m, k, 1.0, address(mem_b), ldb, stride_b,
+            address(mem_a), lda, stride_a, 0.0, address(out), n, m * n, count)
+    return out
+
+
+def _batch_operand(x: np.ndarray) -> tuple[int, np.ndarray, int, int]:
+    """How ATen hands one operand of a batched product to MKL: 'T' with the leading dimension
+    its strides give when each matrix is column-major, else 'N' over row-major matrices (a
+    contiguous copy when they are neither, or when the batch is broadcast)."""
+    size = x.itemsize
+    strides = [s // size if s % size == 0 else -1 for s in x.strides]
+    if strides[0] > 0:
+        if strides[1] == 1 and strides[2] >= max(1, x.shape[1]):
+            return TRANSPOSE, x, strides[2], strides[0]
+        if strides[2] == 1 and strides[1] >= max(1, x.shape[2]):
+            return NO_TRANSPOSE, x, strides[1], strides[0]
+    x = np.ascontiguousarray(x)
+    return NO_TRANSPOSE, x, max(1, x.shape[2]), x.shape[1] * x.shape[2]
 
 
 _BYTE = ctypes.c_char * 1

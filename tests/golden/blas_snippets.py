@@ -100,5 +100,6 @@ for _dtype in ("float32", "float64"):
         _vectors(_n, _dtype)
     for _name, (_low, _high) in VECTOR_FUNCTIONS.items():
         _vector_function(_name, _low, _high, _dtype)
-for _shape in ((2, 3, 4, 5), (3, 10, 10, 10), (4, 16, 32, 16), (3, 64, 100, 10)):
+for _shape in ((2, 3, 4, 5), (3, 10, 10, 10), (4, 16, 32, 16), (3, 64, 100, 10), (8, 5, 5, 64),
+               (8, 5, 64, 5)):  # the last two: a Transformer's attention, 8 heads
     _batched(*_shape)
