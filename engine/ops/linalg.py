@@ -40,7 +40,12 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if a.ndim == 2:
             return mkl.gemm(a, b)  # type: ignore[return-value]  # not None: checked above
         if rows * columns * k >= NAIVE_BMM:
-            return mkl.gemm_batch(a, b)  # type: ignore[return-value]  # not None: as above
+            product = mkl.gemm_batch(a, b)
+            if product is None:  # matrices neither row- nor column-major: one gemm each
+                product = np.empty((len(a), rows, columns), dtype=a.dtype)
+                for i in range(len(a)):
+                    product[i] = mkl.gemm(a[i], b[i])
+            return product
         return _rounded_chain(a, b)
     if gemm_order.reproduced(a, b):  # MKL's order, shapes read off torch
         return gemm_order.matmul(a, b)

@@ -178,36 +178,41 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
 def gemm_batch(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """`a @ b` for batches (batch, m, k) and (batch, k, n) of one float dtype as ATen's bmm
     computes them with MKL: one cblas_?gemm_batch_strided call over the batch, whose kernels
-    round some small products differently from one gemm per matrix. None without MKL."""
+    round some small products differently from one gemm per matrix. None without MKL, or
+    when an operand's matrices are neither row- nor column-major (ATen then runs one gemm per
+    matrix)."""
     product = _GEMM_BATCH.get(a.dtype) if library() is not None else None
     if product is None or b.dtype != a.dtype or a.ndim != 3 or b.ndim != 3 or len(a) != len(b):
         return None
     count, m, k = a.shape
     n = b.shape[2]
+    operand_a, operand_b = _batch_operand(a), _batch_operand(b)
+    if operand_a is None or operand_b is None:
+        return None
     out = np.zeros((count, m, n), dtype=a.dtype)
     if not (count and m and n and k):
         return out
     # column-major, so C^T = B^T A^T: b first, then a, as ATen's baddbmm_with_gemm_
-    trans_b, mem_b, ldb, stride_b = _batch_operand(b)
-    trans_a, mem_a, lda, stride_a = _batch_operand(a)
-    product(COLUMN_MAJOR, trans_b, trans_a, n, m, k, 1.0, address(mem_b), ldb, stride_b,
-            address(mem_a), lda, stride_a, 0.0, address(out), n, m * n, count)
+    (trans_b, ldb, stride_b), (trans_a, lda, stride_a) = operand_b, operand_a
+    product(COLUMN_MAJOR, trans_b, trans_a, n, m, k, 1.0, address(b), ldb, stride_b,
+            address(a), lda, stride_a, 0.0, address(out), n, m * n, count)
     return out
 
 
-def _batch_operand(x: np.ndarray) -> tuple[int, np.ndarray, int, int]:
-    """How ATen hands one operand of a batched product to MKL: 'T' with the leading dimension
-    its strides give when each matrix is column-major, else 'N' over row-major matrices (a
-    contiguous copy when they are neither, or when the batch is broadcast)."""
+def _batch_operand(x: np.ndarray) -> tuple[int, int, int] | None:
+    """How ATen hands one operand of a batched product to MKL (transpose flag, leading
+    dimension, batch stride, in elements; a broadcast batch keeps its stride 0): 'T' when
+    each matrix is column-major, 'N' when row-major; None when neither."""
     size = x.itemsize
-    strides = [s // size if s % size == 0 else -1 for s in x.strides]
-    if strides[0] > 0:
-        if strides[1] == 1 and strides[2] >= max(1, x.shape[1]):
-            return TRANSPOSE, x, strides[2], strides[0]
-        if strides[2] == 1 and strides[1] >= max(1, x.shape[2]):
-            return NO_TRANSPOSE, x, strides[1], strides[0]
-    x = np.ascontiguousarray(x)
-    return NO_TRANSPOSE, x, max(1, x.shape[2]), x.shape[1] * x.shape[2]
+    if any(s % size or s < 0 for s in x.strides):
+        return None
+    s0, s1, s2 = (s // size for s in x.strides)
+    rows, columns = x.shape[1:]
+    if s1 == 1 and s2 >= max(1, rows):
+        return TRANSPOSE, s2, s0
+    if s2 == 1 and s1 >= max(1, columns):
+        return NO_TRANSPOSE, s1, s0
+    return None
 
 
 _BYTE = ctypes.c_char * 1
