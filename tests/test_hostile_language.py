@@ -656,3 +656,24 @@ def test_the_program_catches_its_own_errors_and_the_engine_s() -> None:
     """)
     assert (code, stderr) == (0, "")
     assert stdout == "True\nMine('no') ('no',)\n"
+
+
+def test_objects_without_a_repr_of_their_own_show_the_run_s_address() -> None:
+    """A hook handle, a scheduler, a dataset, `no_grad()` and a program class deriving from an
+    engine class have no repr of their own: Python's default would show the real address and
+    agraph's module path."""
+    code, stdout, stderr = cli_output("""
+        import torch
+        x = torch.ones(1, requires_grad=True)
+        h = x.register_hook(print)
+        class D(torch.utils.data.Dataset):
+            pass
+        opt = torch.optim.SGD([x], lr=0.1)
+        s = torch.optim.lr_scheduler.StepLR(opt, 1)
+        print(h, f"{h}", [h], "%s" % s, str(D()), repr(torch.no_grad()), "{}".format(h))
+    """)
+    assert (code, stderr) == (0, "")
+    handle = "<torch.RemovableHandle object at 0x7f0000001000>"
+    assert stdout == (f"{handle} {handle} [{handle}] <torch.StepLR object at 0x7f0000001040> "
+                      "<__main__.D object at 0x7f0000001080> "
+                      f"<torch.no_grad object at 0x7f00000010c0> {handle}\n")

@@ -293,6 +293,8 @@ def display_str(value: Any, max_len: int | None = None) -> str:
     if isinstance(value, BaseException):  # a program's exception too: its args are shown
         return exception_text(value, max_len)  # with agraph's reprs, never the host's
     if is_engine_object(value) or _is_program_object(value):
+        if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__:
+            return object_text(value)
         return str(value)
     return display_repr(value, max_len)
 
@@ -430,7 +432,7 @@ def _object_repr(value: Any) -> str:
         args = ", ".join(display_repr(arg) for arg in value.args)
         return f"{type(value).__name__}({args})"
     if is_engine_object(value) or isinstance(value, _OWN_REPR) or _is_program_object(value):
-        return repr(value)
+        return repr(value) if type(value).__repr__ is not object.__repr__ else object_text(value)
     if isinstance(value, BaseException):
         args = ", ".join(display_repr(arg) for arg in value.args)
         return f"{type(value).__name__}({args})"
@@ -440,6 +442,13 @@ def _object_repr(value: Any) -> str:
         name = getattr(value, "__name__", "")
         return f"<built-in function {name}>" if name.isidentifier() else "<built-in function>"
     return host_repr(value)
+
+
+def object_text(value: Any) -> str:
+    """`<torch.RemovableHandle object at 0x...>`: an engine or program object whose class has
+    no repr of its own, named as `type(value)` prints, at the run's address (never the real
+    one, nor agraph's module path)."""
+    return f"<{class_text(type(value))[8:-2]} object at {address_of(value)}>"
 
 
 def host_repr(value: Any) -> str:
