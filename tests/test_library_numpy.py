@@ -206,6 +206,7 @@ def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     ('np.concatenate([np.array(["a" * 10**6])] * 100)', "--max-memory"),
     ('np.broadcast_to(np.array(["a" * 10**6]), (100,))', "--max-memory"),
     ('np.where(np.ones(100) > 0, np.array(["a" * 10**6]), "")', "--max-memory"),
+    ('np.random.default_rng(0).choice(["a" * 10**6], 100)', "--max-memory"),
 ])
 def test_sizes_are_checked_before_numpy_allocates(expression: str, option: str) -> None:
     source = f"import numpy as np\nx = {expression}\n"
