@@ -353,8 +353,8 @@ def _shape_of(value: Any) -> tuple[int, ...]:
 def check_broadcast(*operands: Any) -> None:
     shapes = [_shape_of(operand) for operand in operands]
     if any(shapes):  # text arrays have big items: `np.where(mask, text, text)`
-        budget.check_broadcast(shapes, max(16, *(operand.itemsize for operand in operands
-                                                 if isinstance(operand, np.ndarray))))
+        budget.check_broadcast(shapes, max([16, *(operand.itemsize for operand in operands
+                                                  if isinstance(operand, np.ndarray))]))
 
 
 def _attribute(name: str, convert: Callable[[Any], Any]) -> Any:

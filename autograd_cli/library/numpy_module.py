@@ -169,7 +169,7 @@ def _counted(count_name: str, position: int, default: int) -> Callable[..., None
 def _item_size(*arrays: Any) -> int:
     """The bytes of one item of the result made of `arrays`: text arrays have big items
     (`np.tile(np.array(["a" * 10**7]), 60)` is 2.4 GB); at least 16."""
-    return max(16, *(np.asarray(a).itemsize for a in arrays))
+    return max([16, *(np.asarray(a).itemsize for a in arrays)])
 
 
 def _meshgrid(*arrays: Any, **kwargs: Any) -> None:
