@@ -677,3 +677,40 @@ def test_objects_without_a_repr_of_their_own_show_the_run_s_address() -> None:
     assert stdout == (f"{handle} {handle} [{handle}] <torch.StepLR object at 0x7f0000001040> "
                       "<__main__.D object at 0x7f0000001080> "
                       f"<torch.no_grad object at 0x7f00000010c0> {handle}\n")
+
+
+def test_a_dropped_generator_is_closed_in_its_own_scope_and_shows_no_host_traceback(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Python closes a generator dropped before its end: its `finally` runs in the generator's
+    scope (not the caller's); an error there (a limit too) is shown as Python's "Exception
+    ignored", never as a traceback of agraph's own frames."""
+    code, stdout, stderr = cli_output("""
+        def g():
+            v = "inner"
+            try:
+                yield 1
+            finally:
+                print("finally", v)
+        def h():
+            try:
+                yield 1
+            finally:
+                while True:
+                    pass
+        v = "outer"
+        it = g()
+        next(it)
+        it.close()
+        for x in g():
+            break
+        it = h()
+        next(it)
+        it = None
+        print("end")
+    """, max_loop_iterations=1000)
+    assert (code, stderr) == (0, "")
+    assert stdout == "finally inner\nfinally inner\nend\n"
+    shown = re.sub(r"0x7f[0-9a-f]+", "0x...", capsys.readouterr().err)
+    assert shown == ("Exception ignored in: <generator object h at 0x...>\n"
+                     "LimitError: the loop ran more than 1000 iterations (limit "
+                     "max_loop_iterations; raise it with --max-loop-iterations) (line 11)\n")
