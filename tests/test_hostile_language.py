@@ -47,6 +47,14 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
     ("__slots__ in a class body", "class Evil:\n    __slots__ = ()", 2, "NameError", {}),
     ("dunder assigned to a class", "class A:\n    pass\nA.__del__ = print", 3,
      "AttributeError", {}),
+    # agraph's own keys on a class, and the engine's private names, are not a program's
+    ("_agraph_members in a class body", "class A:\n    _agraph_members = {}", 2, "NameError",
+     {}),
+    ("engine private name in a class body", "import torch.nn as nn\nclass M(nn.Module):\n"
+     "    _parameters = None\n    def f(self):\n        return self._parameters", 2,
+     "TypeError", {}),
+    ("engine private method in a class body", "import torch.nn as nn\nclass A:\n    pass\n"
+     "class M(A, nn.Linear):\n    def _named_members(self):\n        pass", 4, "TypeError", {}),
     # reading what leads to the host
     ("__class__ alone", "class A:\n    pass\nc = A().__class__", 3, "AttributeError", {}),
     ("__class__.__bases__", "class A:\n    pass\nb = A().__class__.__bases__", 3,
