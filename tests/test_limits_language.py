@@ -148,6 +148,11 @@ HOSTILE = [
     ("max_int_bits", "n = 2 ** 65535\n", "m = -n - n"),
     ("max_int_bits", "n = 2 ** 65535\n", "n += n"),
     ("max_int_bits", "n = 2 ** 40000\n", "m = n * n"),
+    # bytes (graphviz's pipe() returns them) repeat and add as strings do
+    ("max_str_len", "import graphviz\nb = graphviz.Digraph().pipe(format='svg')\n",
+     "y = b * 10**7"),
+    ("max_str_len", "import graphviz\nb = graphviz.Digraph().pipe(format='svg')\n",
+     "for i in range(40):\n    b = b + b"),
 ]
 
 
