@@ -325,6 +325,11 @@ CASES: dict[str, tuple[str, tuple[str, ...], int, str]] = {
         b = graphviz.Digraph().pipe(format="svg")
         c = b * 10**6
         """, (), 3, STR),
+    "os_path_join_of_long_strings": ("""
+        import os
+        s = "x" * 10**6
+        p = os.path.join(s, *[s] * 1000)
+        """, (), 3, STR),
     "pyplot_hist_bins": ("""
         import matplotlib.pyplot as plt
         plt.hist([1, 2], bins=10**9)
