@@ -330,6 +330,14 @@ CASES: dict[str, tuple[str, tuple[str, ...], int, str]] = {
         s = "x" * 10**6
         p = os.path.join(s, *[s] * 1000)
         """, (), 3, STR),
+    "itertools_combinations_indices": ("""
+        import itertools
+        c = itertools.combinations_with_replacement("a", 10**9)
+        """, (), 2, LIST),
+    "itertools_tee_iterators": ("""
+        import itertools
+        t = itertools.tee([1], 10**9)
+        """, (), 2, LIST),
     "pyplot_hist_bins": ("""
         import matplotlib.pyplot as plt
         plt.hist([1, 2], bins=10**9)
