@@ -148,6 +148,9 @@ HOSTILE = [
     ("max_int_bits", "n = 2 ** 65535\n", "m = -n - n"),
     ("max_int_bits", "n = 2 ** 65535\n", "n += n"),
     ("max_int_bits", "n = 2 ** 40000\n", "m = n * n"),
+    # pow(b, e, m): each operand within the limit, the work minutes of C
+    ("max_int_bits", "m = 3 ** 41000 + 2\n", "y = pow(7, 2 ** 65530 - 1, m)"),
+    ("max_int_bits", "m = 3 ** 41000 + 2\n", "y = pow(7, -(2 ** 65530 - 1), m)"),
     # bytes (graphviz's pipe() returns them) repeat and add as strings do
     ("max_str_len", "import graphviz\nb = graphviz.Digraph().pipe(format='svg')\n",
      "y = b * 10**7"),
