@@ -722,3 +722,18 @@ def test_a_dropped_generator_is_closed_in_its_own_scope_and_shows_no_host_traceb
     assert shown == ("Exception ignored in: <generator object h at 0x...>\n"
                      "LimitError: the loop ran more than 1000 iterations (limit "
                      "max_loop_iterations; raise it with --max-loop-iterations) (line 11)\n")
+
+
+def test_a_library_s_exception_hands_out_its_message_not_its_objects() -> None:
+    """numpy's UFuncTypeError carries the real `np.add` and its dtypes in `args`: calling that
+    ufunc would make raw numpy arrays outside every size check."""
+    code, stdout, stderr = cli_output("""
+        import numpy as np
+        try:
+            np.add(np.array(["a"]), np.array([1.5]))
+        except TypeError as e:
+            print(len(e.args), type(e.args[0]).__name__, str(e) == e.args[0])
+            e.args[0](np.ones(2), np.ones(2))
+    """)
+    assert code == 1 and stdout == "1 str True\n"
+    assert stderr.startswith("t.expr:6:5: TypeError: 'str' object is not callable"), stderr

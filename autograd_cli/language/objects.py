@@ -309,6 +309,26 @@ def _program_defines(value: Any, name: str) -> bool:
                if "_agraph_members" in klass.__dict__)
 
 
+# Libraries whose own objects (a ufunc, a dtype) must never reach a program raw.
+_HOST_LIBRARIES = frozenset({"numpy", "matplotlib", "graphviz", "PIL", "pyparsing",
+                             "contourpy", "kiwisolver", "cycler", "dateutil"})
+
+
+def exception_args(exception: BaseException) -> tuple[Any, ...]:
+    """`e.args`: Python's, but for an exception a library raised with its own objects in it
+    (numpy's UFuncTypeError carries the real `np.add` and its dtypes): then its message."""
+    if _from_host(exception) or any(_from_host(arg) for arg in exception.args[:100]):
+        return (str(exception),)
+    return exception.args
+
+
+def _from_host(value: Any, depth: int = 0) -> bool:
+    kind = type(value)
+    if (kind is tuple or kind is list) and depth < 3:
+        return any(_from_host(item, depth + 1) for item in value[:100])
+    return kind.__module__.partition(".")[0] in _HOST_LIBRARIES
+
+
 def exception_text(exception: BaseException, max_len: int | None = None) -> str:
     """`str(e)` as Python shows it, its arguments shown with agraph's reprs."""
     if _program_defines(exception, "__str__"):
@@ -318,7 +338,7 @@ def exception_text(exception: BaseException, max_len: int | None = None) -> str:
         if exception.filename is not None:
             text += f": {display_repr(exception.filename, max_len)}"
         return text
-    args = exception.args
+    args = exception_args(exception)
     if not args:
         return ""
     if len(args) == 1:
