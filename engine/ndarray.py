@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -224,8 +225,8 @@ def unwrap(value: Any) -> Any:
     if kind is ScalarType:
         return value._type
     if kind in (list, tuple):
-        return kind(unwrap(item) for item in value)
-
+        check_data(value)
+        return _unwrap_sequence(value, {})
     if isinstance(value, Tensor):
         from engine.numpy_bridge import to_numpy  # lazy: engine.numpy_bridge imports this module
 
@@ -233,12 +234,99 @@ def unwrap(value: Any) -> Any:
     return value
 
 
+_SEQUENCES = frozenset({list, tuple})
+_PLAIN = frozenset({int, float, bool, str, type(None)})
+_IS_STR = frozenset({str}).__contains__
+_IS_INT = frozenset({int}).__contains__
+
+
+def _unwrap_sequence(value: Any, done: dict[int, Any]) -> Any:
+    """A list or tuple with the arrays, tensors and numpy scalars in it unwrapped; a list of
+    plain numbers and strings as it is (looked at in C), each distinct list once (a list
+    that repeats one row is unwrapped row by row only once)."""
+    known = done.get(id(value))
+    if known is None:
+        if set(map(type, value)) <= _PLAIN:
+            known = value
+        else:
+            known = type(value)(_unwrap_sequence(item, done) if type(item) in _SEQUENCES
+                                else unwrap(item) for item in value)
+        done[id(value)] = known
+    return known
+
+
+def check_data(data: list[Any] | tuple[Any, ...]) -> None:
+    """The array numpy would make of the nested lists `data` fits the budget, checked before
+    numpy (or `unwrap`) walks them: `[row] * 20000` is small in Python and 4e8 numbers to
+    numpy. Its shape is read from the first item of each level (an array or a tensor adds its
+    own), the size of its items from the longest string in it (`["a" * 10**7] * 60` is 60
+    items of 40 MB to numpy)."""
+    shape: list[int] = []
+    probe: Any = data
+    while type(probe) in _SEQUENCES:
+        shape.append(len(probe))
+        if not probe:
+            break
+        probe = probe[0]
+    if type(probe) is NumpyArray:
+        shape.extend(probe._array.shape)
+    elif isinstance(probe, Tensor):
+        shape.extend(probe.shape)
+    check_result(tuple(shape), 16)
+    longest, seen, stack = 0, set(), [data]
+    while stack:
+        items = stack.pop()
+        if id(items) in seen:
+            continue
+        seen.add(id(items))
+        kinds = list(map(type, items))
+        if str in kinds:
+            longest = max(longest, max(map(len, compress(items, map(_IS_STR, kinds)))))
+        if NumpyArray in kinds:  # `[text_array] * 60`
+            longest = max(longest, max(array._array.itemsize // 4 for array in compress(
+                items, map({NumpyArray}.__contains__, kinds))))
+        if int in kinds:
+            _check_ints(min(compress(items, map(_IS_INT, kinds))),
+                        max(compress(items, map(_IS_INT, kinds))))
+        stack.extend(compress(items, map(_SEQUENCES.__contains__, kinds)))
+    if longest > 4:
+        check_result(tuple(shape), 4 * longest)
+
+
+def _check_ints(low: int, high: int) -> None:
+    """Integers numpy holds in 64 bits: with a bigger one (or a negative one beside one over
+    2**63) numpy makes an array of Python ints, whose products it computes in C, past the
+    integer size limit and the time limit (`np.prod([2**100] * 100000)`)."""
+    if low < -2**63 or high >= 2**64 or (high >= 2**63 and low < 0):
+        big = low if low < -2**63 or high < 2**63 else high
+        raise OverflowError(f"an integer of {big.bit_length()} bits does not fit numpy's 64-bit "
+                            "integers (agraph's numpy holds no arrays of Python ints)")
+
+
 def unwrap_all(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...],
                                                                         dict[str, Any]]:
     dtype = kwargs.get("dtype")
     if dtype is not None:
         kwargs = {**kwargs, "dtype": check_dtype(unwrap(dtype))}
-    return tuple(unwrap(arg) for arg in args), {key: unwrap(v) for key, v in kwargs.items()}
+    return tuple(_positional(unwrap(arg)) for arg in args), {key: unwrap(v) for key, v in
+                                                              kwargs.items()}
+
+
+def _positional(arg: Any) -> Any:
+    """A dtype given by position is checked as `dtype=` is: `np.prod(a, 0, object)` would
+    multiply Python ints in C, past the integer size limit and the time limit."""
+    if isinstance(arg, (type, np.dtype)):
+        return check_dtype(arg)
+    if type(arg) is int:
+        _check_ints(arg, arg)
+    elif type(arg) is str and len(arg) <= 16:
+        try:
+            kind = np.dtype(arg).kind
+        except (TypeError, ValueError, SyntaxError):
+            return arg  # a mode, an order, a method: not a dtype
+        if kind not in _KINDS:
+            raise TypeError(f"agraph's numpy holds numbers and text, not {np.dtype(arg)} arrays")
+    return arg
 
 
 def check_dtype(dtype: Any) -> np.dtype:
@@ -264,8 +352,9 @@ def _shape_of(value: Any) -> tuple[int, ...]:
 
 def check_broadcast(*operands: Any) -> None:
     shapes = [_shape_of(operand) for operand in operands]
-    if any(shapes):
-        budget.check_broadcast(shapes, 16)
+    if any(shapes):  # text arrays have big items: `np.where(mask, text, text)`
+        budget.check_broadcast(shapes, max([16, *(operand.itemsize for operand in operands
+                                                  if isinstance(operand, np.ndarray))]))
 
 
 def _attribute(name: str, convert: Callable[[Any], Any]) -> Any:

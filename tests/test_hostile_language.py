@@ -47,6 +47,14 @@ HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
     ("__slots__ in a class body", "class Evil:\n    __slots__ = ()", 2, "NameError", {}),
     ("dunder assigned to a class", "class A:\n    pass\nA.__del__ = print", 3,
      "AttributeError", {}),
+    # agraph's own keys on a class, and the engine's private names, are not a program's
+    ("_agraph_members in a class body", "class A:\n    _agraph_members = {}", 2, "NameError",
+     {}),
+    ("engine private name in a class body", "import torch.nn as nn\nclass M(nn.Module):\n"
+     "    _parameters = None\n    def f(self):\n        return self._parameters", 2,
+     "TypeError", {}),
+    ("engine private method in a class body", "import torch.nn as nn\nclass A:\n    pass\n"
+     "class M(A, nn.Linear):\n    def _named_members(self):\n        pass", 4, "TypeError", {}),
     # reading what leads to the host
     ("__class__ alone", "class A:\n    pass\nc = A().__class__", 3, "AttributeError", {}),
     ("__class__.__bases__", "class A:\n    pass\nb = A().__class__.__bases__", 3,
@@ -656,3 +664,80 @@ def test_the_program_catches_its_own_errors_and_the_engine_s() -> None:
     """)
     assert (code, stderr) == (0, "")
     assert stdout == "True\nMine('no') ('no',)\n"
+
+
+def test_objects_without_a_repr_of_their_own_show_the_run_s_address() -> None:
+    """A hook handle, a scheduler, a dataset, `no_grad()` and a program class deriving from an
+    engine class have no repr of their own: Python's default would show the real address and
+    agraph's module path."""
+    code, stdout, stderr = cli_output("""
+        import torch
+        x = torch.ones(1, requires_grad=True)
+        h = x.register_hook(print)
+        class D(torch.utils.data.Dataset):
+            pass
+        opt = torch.optim.SGD([x], lr=0.1)
+        s = torch.optim.lr_scheduler.StepLR(opt, 1)
+        print(h, f"{h}", [h], "%s" % s, str(D()), repr(torch.no_grad()), "{}".format(h))
+    """)
+    assert (code, stderr) == (0, "")
+    addresses = re.findall(r" at (0x[0-9a-f]+)>", stdout)
+    assert all(int(address, 16) - 0x7F0000001000 < 1 << 24 for address in addresses), stdout
+    handle = f"<torch.RemovableHandle object at {addresses[0]}>"  # the run's own numbering
+    text = re.sub(r" at 0x[0-9a-f]+>", " at ...>", stdout)
+    assert text == ("<torch.RemovableHandle object at ...> " * 2 + "[<torch.RemovableHandle "
+                    "object at ...>] <torch.StepLR object at ...> <__main__.D object at ...> "
+                    "<torch.no_grad object at ...> <torch.RemovableHandle object at ...>\n")
+    assert stdout.count(handle) == 4, stdout
+
+
+def test_a_dropped_generator_is_closed_in_its_own_scope_and_shows_no_host_traceback(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Python closes a generator dropped before its end: its `finally` runs in the generator's
+    scope (not the caller's); an error there (a limit too) is shown as Python's "Exception
+    ignored", never as a traceback of agraph's own frames."""
+    code, stdout, stderr = cli_output("""
+        def g():
+            v = "inner"
+            try:
+                yield 1
+            finally:
+                print("finally", v)
+        def h():
+            try:
+                yield 1
+            finally:
+                while True:
+                    pass
+        v = "outer"
+        it = g()
+        next(it)
+        it.close()
+        for x in g():
+            break
+        it = h()
+        next(it)
+        it = None
+        print("end")
+    """, max_loop_iterations=1000)
+    assert (code, stderr) == (0, "")
+    assert stdout == "finally inner\nfinally inner\nend\n"
+    shown = re.sub(r"0x7f[0-9a-f]+", "0x...", capsys.readouterr().err)
+    assert shown == ("Exception ignored in: <generator object h at 0x...>\n"
+                     "LimitError: the loop ran more than 1000 iterations (limit "
+                     "max_loop_iterations; raise it with --max-loop-iterations) (line 11)\n")
+
+
+def test_a_library_s_exception_hands_out_its_message_not_its_objects() -> None:
+    """numpy's UFuncTypeError carries the real `np.add` and its dtypes in `args`: calling that
+    ufunc would make raw numpy arrays outside every size check."""
+    code, stdout, stderr = cli_output("""
+        import numpy as np
+        try:
+            np.add(np.array(["a"]), np.array([1.5]))
+        except TypeError as e:
+            print(len(e.args), type(e.args[0]).__name__, str(e) == e.args[0])
+            e.args[0](np.ones(2), np.ones(2))
+    """)
+    assert code == 1 and stdout == "1 str True\n"
+    assert stderr.startswith("t.expr:6:5: TypeError: 'str' object is not callable"), stderr

@@ -162,6 +162,12 @@ def test_tensor_and_array_share_memory() -> None:
     ("import numpy as np\nx = np.ones(2).base\n", "AttributeError"),
     ("import numpy as np\nimport torch\nx = torch.tensor([1.0], requires_grad=True)\n"
      "y = np.asarray(x)\n", "RuntimeError"),
+    # a dtype given by position is checked as dtype= is (numpy would multiply Python ints in C)
+    ("import numpy as np\nx = np.prod([2**62] * 100000, 0, object)\n", "TypeError"),
+    ("import numpy as np\nx = np.ones(3).sum(None, 'O')\n", "TypeError"),
+    # an int numpy cannot hold in 64 bits would make an array of Python ints
+    ("import numpy as np\nx = np.prod([2**100] * 100000)\n", "OverflowError"),
+    ("import numpy as np\nx = np.power(2**64, 10**7)\n", "OverflowError"),
 ])
 def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     result = run_program(source, Limits())
@@ -189,6 +195,18 @@ def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     ('np.zeros(10**5, dtype="U100000")', "--max-memory"),
     ("np.polyfit(np.ones(10**5), np.ones(10**5), 10**5)", "--max-elements"),
     ("np.array_split(np.ones(3), 10**9)", "--max-elements"),  # an array object per piece
+    # nested lists are sized before numpy (or the unwrapping) walks them: one shared row
+    ("np.array([[1.0] * 20000] * 20000)", "--max-elements"),
+    ("np.sum([np.ones(10**5)] * 10**4)", "--max-elements"),
+    ('np.array(["a"] + ["a" * 10**6] * 100)', "--max-memory"),  # the longest string counts
+    ('np.array([np.array(["a" * 10**6])] * 100)', "--max-memory"),
+    ('np.array(["a"], "U100000000")', "--max-memory"),  # a dtype given by position
+    # text arrays have big items: what copies or repeats them is sized with them
+    ('np.tile(np.array(["a" * 10**6]), 100)', "--max-memory"),
+    ('np.concatenate([np.array(["a" * 10**6])] * 100)', "--max-memory"),
+    ('np.broadcast_to(np.array(["a" * 10**6]), (100,))', "--max-memory"),
+    ('np.where(np.ones(100) > 0, np.array(["a" * 10**6]), "")', "--max-memory"),
+    ('np.random.default_rng(0).choice(["a" * 10**6], 100)', "--max-memory"),
 ])
 def test_sizes_are_checked_before_numpy_allocates(expression: str, option: str) -> None:
     source = f"import numpy as np\nx = {expression}\n"

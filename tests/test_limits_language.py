@@ -148,6 +148,19 @@ HOSTILE = [
     ("max_int_bits", "n = 2 ** 65535\n", "m = -n - n"),
     ("max_int_bits", "n = 2 ** 65535\n", "n += n"),
     ("max_int_bits", "n = 2 ** 40000\n", "m = n * n"),
+    # dataclasses.asdict copies a shared list each time it appears (as Python does)
+    ("max_nested_items", "import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: list\n"
+     "a = [0]\nfor i in range(30):\n    a = [a, a]\n", "d = dataclasses.asdict(P(a))"),
+    ("max_nested_items", "import dataclasses\n@dataclasses.dataclass\nclass P:\n    x: list\n"
+     "p = P([[0] * 10**6] * 10**4)\n", "t = dataclasses.astuple(p)"),
+    # pow(b, e, m): each operand within the limit, the work minutes of C
+    ("max_int_bits", "m = 3 ** 41000 + 2\n", "y = pow(7, 2 ** 65530 - 1, m)"),
+    ("max_int_bits", "m = 3 ** 41000 + 2\n", "y = pow(7, -(2 ** 65530 - 1), m)"),
+    # bytes (graphviz's pipe() returns them) repeat and add as strings do
+    ("max_str_len", "import graphviz\nb = graphviz.Digraph().pipe(format='svg')\n",
+     "y = b * 10**7"),
+    ("max_str_len", "import graphviz\nb = graphviz.Digraph().pipe(format='svg')\n",
+     "for i in range(40):\n    b = b + b"),
 ]
 
 

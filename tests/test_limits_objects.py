@@ -302,6 +302,42 @@ CASES: dict[str, tuple[str, tuple[str, ...], int, str]] = {
     "percent_width": ("""
         s = "%1000000000d" % 1
         """, (), 1, STR),
+    # --- copies and conversions that walk shared items -------------------------------------
+    "deepcopy_of_shared_lists": ("""
+        import copy
+        a = [0] * 10**6
+        for i in range(8):
+            a = [a] * 10**6
+        b = copy.deepcopy(a)
+        """, (), 5, MEMORY),
+    "numpy_array_of_shared_rows": ("""
+        import numpy as np
+        row = [1.0] * 10**4
+        m = np.array([row] * 10**4)
+        """, (), 3, MEMORY),
+    "numpy_text_tiled": ("""
+        import numpy as np
+        s = np.array(["a" * 10**6])
+        t = np.tile(s, 100)
+        """, (), 3, MEMORY),
+    "bytes_repeated": ("""
+        import graphviz
+        b = graphviz.Digraph().pipe(format="svg")
+        c = b * 10**6
+        """, (), 3, STR),
+    "os_path_join_of_long_strings": ("""
+        import os
+        s = "x" * 10**6
+        p = os.path.join(s, *[s] * 1000)
+        """, (), 3, STR),
+    "itertools_combinations_indices": ("""
+        import itertools
+        c = itertools.combinations_with_replacement("a", 10**9)
+        """, (), 2, LIST),
+    "itertools_tee_iterators": ("""
+        import itertools
+        t = itertools.tee([1], 10**9)
+        """, (), 2, LIST),
     "pyplot_hist_bins": ("""
         import matplotlib.pyplot as plt
         plt.hist([1, 2], bins=10**9)

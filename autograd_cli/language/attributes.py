@@ -22,6 +22,7 @@ from autograd_cli.language.objects import (
     Namespace,
     UnboundMethod,
     UserFunction,
+    exception_args,
     is_engine_object,
 )
 from autograd_cli.language.torch_modules import torch_class
@@ -99,7 +100,7 @@ class AttributeAccess:
         if getattr(kind, "OPEN_ATTRS", False) and name in value.program_attributes:
             return value.program_attributes[name]
         if isinstance(value, BaseException) and name == "args":
-            return value.args
+            return exception_args(value)
         if isinstance(value, ProgramExit) and name == "code":
             return value.code
         if name in EXCEPTION_ATTRIBUTES.get(kind, ()):  # Python's data on its exceptions

@@ -267,7 +267,20 @@ class _Builtins:
     def pow(self, base: Any, exp: Any, mod: Any = None) -> Any:
         if mod is None:
             return self.runtime.power(base, exp)
+        if isinstance(exp, int) and isinstance(mod, int):
+            _check_modular_power(abs(exp).bit_length(), abs(mod).bit_length(),
+                                 self.runtime.limits.max_int_bits)
         return pow(base, exp, mod)
+
+
+def _check_modular_power(exp_bits: int, mod_bits: int, max_bits: int) -> None:
+    """`pow(b, e, m)` runs in C for about bits(e) * bits(m)**2 steps, operands each within the
+    integer limit yet past any time limit together (a 65,530-bit exponent modulo a 65,000-bit
+    number: minutes); at most about a second of it (max_int_bits * 2048**2)."""
+    if exp_bits * mod_bits * mod_bits > max_bits * 2048 * 2048:
+        raise LimitExceeded("max_int_bits", f"pow() of a {exp_bits}-bit exponent modulo a "
+                            f"{mod_bits}-bit number is too much work (exponent bits times the "
+                            f"modulus bits squared at most {max_bits} * 2048**2)")
 
 
 FUNCTIONS = ("print", "repr", "format", "min", "max", "sum", "round", "sorted", "any", "all",

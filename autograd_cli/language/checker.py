@@ -216,9 +216,11 @@ class _Walk:
                     strict: bool = False) -> None:
         """A program's own variable may start with one `_` (`_grad_out`): a name reaches only
         the program's scopes and builtins. A dunder-like `__x`, and any `_x` that names a
-        host thing (a keyword argument, an imported name), is refused."""
+        host thing (a keyword argument, an imported name), is refused, and so is `_agraph...`:
+        agraph's own keys on a program class (`_agraph_members = {...}` in a class body would
+        replace its members and open the engine's `_parameters`)."""
         private = "_" if strict else "__"
-        if name is not None and name.startswith(private) and name != "_":
+        if name is not None and name.startswith((private, "_agraph")) and name != "_":
             self._refuse(node, f"{what} '{name}' is not allowed: names starting with '_' are "
                          "private to agraph", "NameError")
 

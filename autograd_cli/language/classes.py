@@ -195,6 +195,14 @@ def make_class(name: str, qualname: str, bases: list[Any], namespace: dict[str, 
         host_bases.append(base)
     if not host_bases:
         host_bases.append(ProgramObject)
+    engine_bases = [klass for base in host_bases for klass in base.__mro__
+                    if MEMBERS_KEY not in klass.__dict__]
+    for key in namespace:  # `_parameters = None` would open the engine's own to `self.`
+        for engine_base in engine_bases:
+            if key.startswith("_") and not key.startswith("__") and (
+                    hasattr(engine_base, key) or key in _module_fields(engine_base)):
+                raise TypeError(f"class {name}: '{key}' is private to agraph (a name of "
+                                f"{engine_base.__name__}'s); give it another name")
     members: dict[str, Any] = {}
     host_namespace: dict[str, Any] = {"__module__": "__main__", "__qualname__": qualname,
                                       "__doc__": ast.get_docstring(node), MEMBERS_KEY: members,

@@ -69,7 +69,8 @@ class TextFormatter:
         if find_member(type(value), "__format__")[0] is not MISSING:
             self.check_spec(spec)
             return format(value, spec)
-        if not spec and not is_engine_object(value):
+        own_format = is_engine_object(value) and type(value).__format__ is not object.__format__
+        if not spec and not own_format:  # a hook handle's default format shows the host's repr
             return display_str(value, self.max_len)
         self.check_spec(spec)
         if type(value) in _FORMATTABLE or is_engine_object(value):

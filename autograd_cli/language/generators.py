@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import inspect
+import threading
+import time
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +80,7 @@ class ProgramGenerator:
         self.yielding = yields_in(body)
         self.steps: Steps = run_body(interpreter, body, self.yielding)
         self.running = False
+        self.thread = threading.get_ident()
 
     def __iter__(self) -> ProgramGenerator:
         return self
@@ -85,6 +89,14 @@ class ProgramGenerator:
         return self.send(None)
 
     def send(self, value: Any) -> Any:
+        return self._resume(functools.partial(self.steps.send, value))
+
+    def close(self) -> None:
+        """Python's `close()`: the `finally` blocks it is suspended in run, in its own scope."""
+        self._resume(self.steps.close)
+
+    def _resume(self, step: Any) -> Any:
+        """Runs the body on (`step`) with the generator's scope, counted as a step and a call."""
         if self.running:
             raise ValueError("generator already executing")
         interpreter = self.interpreter
@@ -98,7 +110,7 @@ class ProgramGenerator:
         self.running = True
         try:
             interpreter.count_step()
-            return self.steps.send(value)
+            return step()
         except StopIteration as stop:
             value = stop.value
             raise StopIteration(value.value if value is not None else None) from None
@@ -112,14 +124,35 @@ class ProgramGenerator:
             interpreter.scope = outer_scope
             interpreter.node = outer_node
 
-    def close(self) -> None:
-        self.steps.close()
+    def __del__(self) -> None:
+        """A generator dropped before its end is closed, as Python closes it: its `finally`
+        blocks run in its scope under the run's limits, in the run's thread while it runs (else
+        never). An error there cannot reach the program: it is shown as Python shows it."""
+        try:
+            if inspect.getgeneratorstate(self.steps) != inspect.GEN_SUSPENDED:
+                return
+            if threading.get_ident() != self.thread or time.monotonic() > \
+                    self.interpreter.deadline:
+                self.steps.throw(_Abandoned())  # ends the host generator, no program code run
+                return
+            try:
+                self.close()
+            except ScriptError as error:
+                self.interpreter.write_error(
+                    f"Exception ignored in: {self!r}\n{error.type_name}: "
+                    f"{error.message.partition(chr(10))[0][:200]} (line {error.line})\n")
+        except BaseException:  # nothing may escape a finalizer (Python would print it)
+            return
 
     def __repr__(self) -> str:
         return f"<generator object {self.name} at {address_of(self)}>"
 
 
 ProgramGenerator.__name__ = ProgramGenerator.__qualname__ = "generator"
+
+
+class _Abandoned(BaseException):
+    """Thrown into a dropped generator's body to end it without running its `finally`."""
 
 
 def run_body(interpreter: Interpreter, body: list[ast.stmt], yielding: frozenset[int]) -> Steps:

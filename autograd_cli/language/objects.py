@@ -293,6 +293,8 @@ def display_str(value: Any, max_len: int | None = None) -> str:
     if isinstance(value, BaseException):  # a program's exception too: its args are shown
         return exception_text(value, max_len)  # with agraph's reprs, never the host's
     if is_engine_object(value) or _is_program_object(value):
+        if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__:
+            return object_text(value)
         return str(value)
     return display_repr(value, max_len)
 
@@ -307,6 +309,26 @@ def _program_defines(value: Any, name: str) -> bool:
                if "_agraph_members" in klass.__dict__)
 
 
+# Libraries whose own objects (a ufunc, a dtype) must never reach a program raw.
+_HOST_LIBRARIES = frozenset({"numpy", "matplotlib", "graphviz", "PIL", "pyparsing",
+                             "contourpy", "kiwisolver", "cycler", "dateutil"})
+
+
+def exception_args(exception: BaseException) -> tuple[Any, ...]:
+    """`e.args`: Python's, but for an exception a library raised with its own objects in it
+    (numpy's UFuncTypeError carries the real `np.add` and its dtypes): then its message."""
+    if _from_host(exception) or any(_from_host(arg) for arg in exception.args[:100]):
+        return (str(exception),)
+    return exception.args
+
+
+def _from_host(value: Any, depth: int = 0) -> bool:
+    kind = type(value)
+    if (kind is tuple or kind is list) and depth < 3:
+        return any(_from_host(item, depth + 1) for item in value[:100])
+    return kind.__module__.partition(".")[0] in _HOST_LIBRARIES
+
+
 def exception_text(exception: BaseException, max_len: int | None = None) -> str:
     """`str(e)` as Python shows it, its arguments shown with agraph's reprs."""
     if _program_defines(exception, "__str__"):
@@ -316,7 +338,7 @@ def exception_text(exception: BaseException, max_len: int | None = None) -> str:
         if exception.filename is not None:
             text += f": {display_repr(exception.filename, max_len)}"
         return text
-    args = exception.args
+    args = exception_args(exception)
     if not args:
         return ""
     if len(args) == 1:
@@ -430,7 +452,7 @@ def _object_repr(value: Any) -> str:
         args = ", ".join(display_repr(arg) for arg in value.args)
         return f"{type(value).__name__}({args})"
     if is_engine_object(value) or isinstance(value, _OWN_REPR) or _is_program_object(value):
-        return repr(value)
+        return repr(value) if type(value).__repr__ is not object.__repr__ else object_text(value)
     if isinstance(value, BaseException):
         args = ", ".join(display_repr(arg) for arg in value.args)
         return f"{type(value).__name__}({args})"
@@ -440,6 +462,13 @@ def _object_repr(value: Any) -> str:
         name = getattr(value, "__name__", "")
         return f"<built-in function {name}>" if name.isidentifier() else "<built-in function>"
     return host_repr(value)
+
+
+def object_text(value: Any) -> str:
+    """`<torch.RemovableHandle object at 0x...>`: an engine or program object whose class has
+    no repr of its own, named as `type(value)` prints, at the run's address (never the real
+    one, nor agraph's module path)."""
+    return f"<{class_text(type(value))[8:-2]} object at {address_of(value)}>"
 
 
 def host_repr(value: Any) -> str:

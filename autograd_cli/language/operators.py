@@ -46,7 +46,7 @@ COMPARISONS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
 }
 _INTEGERS = (int, bool)
-_SEQUENCES = (str, list, tuple)
+_SEQUENCES = (str, bytes, list, tuple)  # bytes: what graphviz's pipe() returns
 # operands (and subclasses, like torch.Size) whose result an operator can blow up: big
 # integers, repeated sequences, % formats
 _SIZED = (int, str, list, tuple, bytes)
@@ -198,7 +198,7 @@ class CheckedOperators:
     def _check_length(self, kind: type, length: int, *parts: Any) -> None:
         """A str/list/tuple of `length` items made of `parts`: within its limit, and its
         memory within --max-memory, before it is built."""
-        if kind is str:
+        if kind is str or kind is bytes:
             if length > self.limits.max_str_len:
                 raise LimitExceeded("max_str_len", f"a string of {length} characters is more "
                                     f"than {self.limits.max_str_len}")
@@ -222,5 +222,8 @@ def _repeat_operands(left: Any, right: Any) -> tuple[Any, Any]:
 
 
 def _base_sequence(value: Any) -> type:
-    """str, list or tuple: the built-in type a sequence (say a torch.Size) is made of."""
-    return str if isinstance(value, str) else list if isinstance(value, list) else tuple
+    """str, bytes, list or tuple: the built-in type a sequence (say a torch.Size) is made of."""
+    for kind in _SEQUENCES:
+        if isinstance(value, kind):
+            return kind
+    return tuple

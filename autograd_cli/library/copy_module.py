@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from autograd_cli.language import classes
+from autograd_cli.language.memory import charge_result, check_copy
 from autograd_cli.language.objects import (
     BoundMethod,
     BuiltinType,
@@ -68,14 +69,18 @@ def deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
     if isinstance(value, NumpyArray):
         result = memo[key] = NumpyArray(_copied_array(value._array))
         return result
+    if type(value) in (tuple, list, dict, set, frozenset, collections.OrderedDict):
+        check_copy(value)  # each container copied once: within the memory left, first
     if type(value) is tuple:
         items = tuple(deepcopy(item, memo) for item in value)
         unchanged = all(a is b for a, b in zip(items, value, strict=True))
         result = memo[key] = value if unchanged else items
+        charge_result(result)
         return result
     if type(value) is list:
         result = memo[key] = []
         result.extend(deepcopy(item, memo) for item in value)
+        charge_result(result)  # copies made deeper down were checked before this one grew
         return result
     if isinstance(value, (dict, collections.OrderedDict)) and type(value) in (
             dict, collections.OrderedDict, DefaultDict):
@@ -83,9 +88,11 @@ def deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
                               else type(value)())
         for item_key, item in value.items():
             result[deepcopy(item_key, memo)] = deepcopy(item, memo)
+        charge_result(result)
         return result
     if type(value) in (set, frozenset):
         result = memo[key] = type(value)(deepcopy(item, memo) for item in value)
+        charge_result(result)
         return result
     if isinstance(value, Module) or classes.is_plain_program_object(value):
         result = memo[key] = object.__new__(type(value))

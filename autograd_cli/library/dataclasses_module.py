@@ -13,7 +13,8 @@ import ast
 from typing import Any
 
 from autograd_cli.language import classes
-from autograd_cli.language.objects import HostCallable, Namespace, display_repr
+from autograd_cli.language.limits import LimitExceeded
+from autograd_cli.language.objects import HostCallable, Namespace, display_repr, nested_size
 
 FIELDS_KEY = "__dataclass_fields__"
 _MISSING: Any = object()
@@ -202,26 +203,42 @@ def is_dataclass(value: Any) -> bool:
     return hasattr(value if isinstance(value, type) else type(value), FIELDS_KEY)
 
 
-def _plain(value: Any, factory: Any) -> Any:
-    """`value` with each dataclass object in it made by `factory` from its (name, value)s."""
+def _plain(value: Any, factory: Any, left: list[int]) -> Any:
+    """`value` with each dataclass object in it made by `factory` from its (name, value)s;
+    `left` holds how many more items it may copy (a shared list is copied each time it
+    appears, as Python copies it: `a = [a, a]` thirty times is 2**30 lists)."""
     if is_dataclass(value) and not isinstance(value, type):
-        return factory([(name, _plain(value.__dict__.get(name), factory))
-                        for name in _fields_of(value)])
+        names = list(_fields_of(value))
+        for name in names:  # counted in C first: the copy below walks them in Python
+            if nested_size(value.__dict__.get(name), left[0]) > left[0]:
+                left[0] = -1
+        return factory([(name, _plain(value.__dict__.get(name), factory, left))
+                        for name in names])
+    if isinstance(value, (list, tuple, dict)):
+        left[0] -= len(value) + 1
+    if left[0] < 0:
+        raise LimitExceeded("max_nested_items", "asdict/astuple would copy more than "
+                            f"{left[1]} nested items (a list counts each time it appears, "
+                            "shared or not)")
     if isinstance(value, (list, tuple)):
-        return type(value)(_plain(item, factory) for item in value)
+        return type(value)(_plain(item, factory, left) for item in value)
     if isinstance(value, dict):
-        return {key: _plain(item, factory) for key, item in value.items()}
+        return {key: _plain(item, factory, left) for key, item in value.items()}
     return value
 
 
-def asdict(value: Any) -> dict[str, Any]:
-    _fields_of(value)
-    return _plain(value, dict)  # type: ignore[no-any-return]
+def _converters(cap: int) -> tuple[Any, Any]:
+    """`asdict` and `astuple`, copying at most `cap` nested items (max_nested_items)."""
+    def asdict(value: Any) -> dict[str, Any]:
+        _fields_of(value)
+        return _plain(value, dict, [cap, cap])  # type: ignore[no-any-return]
 
+    def astuple(value: Any) -> tuple[Any, ...]:
+        _fields_of(value)
+        return _plain(value, lambda pairs: tuple(item for _, item in pairs),  # type: ignore
+                      [cap, cap])
 
-def astuple(value: Any) -> tuple[Any, ...]:
-    _fields_of(value)
-    return _plain(value, lambda pairs: tuple(item for _, item in pairs))  # type: ignore
+    return asdict, astuple
 
 
 def replace(value: Any, **changes: Any) -> Any:
@@ -236,6 +253,7 @@ def replace(value: Any, **changes: Any) -> Any:
 
 
 def namespace(runtime: Any, name: str) -> Namespace:
+    asdict, astuple = _converters(runtime.limits.max_nested_items)
     members: dict[str, Any] = {
         "dataclass": dataclass, "field": field, "fields": fields, "asdict": asdict,
         "astuple": astuple, "replace": replace, "is_dataclass": is_dataclass,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
+from autograd_cli.language.limits import LimitExceeded
+from autograd_cli.language.memory import check_text
 from autograd_cli.language.objects import Namespace
 from engine.refused import Refused, refused
 
@@ -64,9 +66,26 @@ class Stdout:
         return "<_io.TextIOWrapper name='<stdout>' mode='w' encoding='utf-8'>"
 
 
+def _sized_join(max_len: int) -> Any:
+    """`os.path.join`: the only path function whose result outgrows its arguments
+    (`join(s, *[s] * 200)`): its length is checked before Python joins them."""
+    def join(a: Any, *p: Any) -> Any:
+        parts = (a, *p)
+        if all(type(part) in (str, bytes) for part in parts):  # else Python's own TypeError
+            length = sum(map(len, parts)) + len(parts)
+            if length > max_len:
+                raise LimitExceeded("max_str_len", f"os.path.join would make a string of "
+                                    f"{length} characters, more than {max_len}")
+            check_text(length, *parts)
+        return posixpath.join(a, *p)
+
+    return join
+
+
 def namespace(runtime: Any, name: str) -> Namespace:
     path = Namespace("os.path", {
         **{function: getattr(posixpath, function) for function in _PATH_STRINGS},
+        "join": _sized_join(runtime.limits.max_str_len),
         **refused("os.path", _PATH_REFUSED), "sep": "/",
     })
     if name == "sys":

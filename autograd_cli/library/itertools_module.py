@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+from autograd_cli.language.memory import check_container, size_argument
 from autograd_cli.language.objects import Namespace
 
 _MISSING: Any = object()
@@ -114,6 +115,7 @@ def namespace(runtime: Any, name: str) -> Namespace:
                 yield item
 
     def zip_longest(*iterables: Any, fillvalue: Any = None) -> Iterator[tuple[Any, ...]]:
+        sized(len(iterables), 12, "zip_longest")  # a counted iterator (a generator) each
         iterators = [bounded(iterable) for iterable in iterables]
         while iterators:
             row = [next(iterator, _MISSING) for iterator in iterators]
@@ -134,9 +136,19 @@ def namespace(runtime: Any, name: str) -> Namespace:
         if current is not _MISSING:
             yield current, iter(group)
 
+    def sized(count: Any, slots: int, what: str) -> Any:
+        """A count for which Python allocates `slots` machine words an item before the first
+        one is made (the indices of `combinations(xs, r)`, `tee`'s iterators): as big a list
+        would be within the limits, checked first."""
+        count = size_argument(count)
+        if type(count) is int and count > 0:
+            runtime.operators.check_list_length(count)
+            check_container(tuple, slots * count, f"{what} of {count} items")
+        return count
+
     def tee(iterable: Any, n: int = 2) -> tuple[Iterator[Any], ...]:
         items = listed(iterable)
-        return tuple(iter(items) for _ in range(n))
+        return tuple(iter(items) for _ in range(sized(n, 8, "tee")))
 
     def product(*iterables: Any, repeat: int = 1) -> Iterator[tuple[Any, ...]]:
         pools = [listed(iterable) for iterable in iterables]
@@ -145,13 +157,18 @@ def namespace(runtime: Any, name: str) -> Namespace:
         return itertools.product(*pools, repeat=repeat)
 
     def combinations(iterable: Any, r: int) -> Iterator[tuple[Any, ...]]:
-        return itertools.combinations(listed(iterable), r)
+        pool = listed(iterable)
+        return itertools.combinations(pool, sized(r, 2, "combinations"))
 
     def combinations_with_replacement(iterable: Any, r: int) -> Iterator[tuple[Any, ...]]:
-        return itertools.combinations_with_replacement(listed(iterable), r)
+        pool = listed(iterable)
+        return itertools.combinations_with_replacement(
+            pool, sized(r, 2, "combinations_with_replacement"))
 
     def permutations(iterable: Any, r: int | None = None) -> Iterator[tuple[Any, ...]]:
-        return itertools.permutations(listed(iterable), r)
+        pool = listed(iterable)
+        return itertools.permutations(pool, sized(len(pool) if r is None else r, 3,
+                                                          "permutations"))
 
     functions = [count, cycle, repeat, accumulate, chain, islice, pairwise, batched, starmap,
                  takewhile, dropwhile, filterfalse, compress, zip_longest, groupby, tee,

@@ -100,8 +100,22 @@ def _reducing(*args: Any, **kwargs: Any) -> None:
 
 
 def _copying(*args: Any, **kwargs: Any) -> None:
-    if args:
-        check_result(np.shape(args[0]), 16)
+    if args:  # `np.array(["a"], dtype="U300000000")`: items of the dtype's size
+        check_result(np.shape(args[0]), max(_item_size(args[0]), _dtype_bytes(
+            [*args[1:], *kwargs.values()])))
+
+
+def _dtype_bytes(values: Any) -> int:
+    """The size of the items of a dtype among `values` (a dtype, a type or its name), at
+    least 16."""
+    size = 16
+    for value in values:
+        if isinstance(value, (np.dtype, type)) or (isinstance(value, str) and len(value) <= 16):
+            try:
+                size = max(size, np.dtype(value).itemsize)
+            except (TypeError, ValueError, SyntaxError):
+                pass  # a mode or an order, not a dtype
+    return size
 
 
 def _shape_argument(shape: Any) -> tuple[int, ...]:
@@ -152,9 +166,15 @@ def _counted(count_name: str, position: int, default: int) -> Callable[..., None
     return size
 
 
+def _item_size(*arrays: Any) -> int:
+    """The bytes of one item of the result made of `arrays`: text arrays have big items
+    (`np.tile(np.array(["a" * 10**7]), 60)` is 2.4 GB); at least 16."""
+    return max([16, *(np.asarray(a).itemsize for a in arrays)])
+
+
 def _meshgrid(*arrays: Any, **kwargs: Any) -> None:
     total = math.prod(int(np.size(a)) for a in arrays)
-    check_result((total * max(len(arrays), 1),), 16)
+    check_result((total * max(len(arrays), 1),), _item_size(*arrays))
 
 
 def _outer(a: Any, b: Any, *args: Any, **kwargs: Any) -> None:
@@ -163,7 +183,7 @@ def _outer(a: Any, b: Any, *args: Any, **kwargs: Any) -> None:
 
 def _joined(arrays: Any, *args: Any, **kwargs: Any) -> None:
     if isinstance(arrays, (list, tuple)):
-        check_result((sum(int(np.size(a)) for a in arrays),), 16)
+        check_result((sum(int(np.size(a)) for a in arrays),), _item_size(*arrays))
 
 
 def _split(array: Any, sections: Any, *args: Any, **kwargs: Any) -> None:
@@ -174,18 +194,18 @@ def _split(array: Any, sections: Any, *args: Any, **kwargs: Any) -> None:
 
 def _tile(array: Any, reps: Any, *args: Any, **kwargs: Any) -> None:
     counts = _shape_argument(reps)
-    check_result((int(np.size(array)) * math.prod(counts),), 16)
+    check_result((int(np.size(array)) * math.prod(counts),), _item_size(array))
 
 
 def _repeat(array: Any, repeats: Any, *args: Any, **kwargs: Any) -> None:
     counts = np.asarray(repeats)
     total = int(counts.sum()) if counts.ndim else int(counts) * int(np.size(array))
-    check_result((max(total, int(np.size(array))),), 16)
+    check_result((max(total, int(np.size(array))),), _item_size(array))
 
 
 def _diag(array: Any, k: int = 0) -> None:
     n = int(np.size(array)) + abs(int(k))
-    check_result((n, n) if np.ndim(array) == 1 else (n,), 16)
+    check_result((n, n) if np.ndim(array) == 1 else (n,), _item_size(array))
 
 
 def _fft(array: Any, n: Any = None, *args: Any, **kwargs: Any) -> None:
@@ -202,13 +222,13 @@ def _svd(array: Any, full_matrices: bool = True, *args: Any, **kwargs: Any) -> N
 
 
 def _broadcast_to(array: Any, shape: Any, *args: Any, **kwargs: Any) -> None:
-    check_result(_shape_argument(shape), 16)
+    check_result(_shape_argument(shape), _item_size(array))  # a view, which any op copies
 
 
 def _pad(array: Any, pad_width: Any, *args: Any, **kwargs: Any) -> None:
     widths = np.broadcast_to(np.asarray(pad_width), (np.ndim(array), 2))
     shape = [int(n) + int(w.sum()) for n, w in zip(np.shape(array), widths, strict=True)]
-    check_result(tuple(shape), 16)
+    check_result(tuple(shape), _item_size(array))
 
 
 def _polyfit(x: Any, y: Any, deg: Any, *args: Any, **kwargs: Any) -> None:

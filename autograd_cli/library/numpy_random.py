@@ -42,9 +42,11 @@ def _size_checked(method: Callable[..., Any], name: str, position: int | None
         args, kwargs = unwrap_all(args, kwargs)
         size = kwargs.get("size", args[position] if position is not None and len(args) >
                           position else None)
-        if size is not None:
+        if size is not None:  # `choice(["a" * 10**7], 60)`: items as big as the array's
             shape = tuple(size) if isinstance(size, (tuple, list)) else (size,)
-            check_result(tuple(int(n) for n in shape), 16)
+            check_result(tuple(int(n) for n in shape), max([16, *(
+                np.asarray(arg).itemsize for arg in args[:1] if isinstance(arg, (
+                    np.ndarray, list, tuple)))]))
         if name == "bytes" and args:
             check_result((int(args[0]),), 1)
         if name in ("shuffle", "permuted") and args and not isinstance(args[0], np.ndarray):
