@@ -694,8 +694,8 @@ def test_objects_without_a_repr_of_their_own_show_the_run_s_address() -> None:
 def test_a_dropped_generator_is_closed_in_its_own_scope_and_shows_no_host_traceback(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Python closes a generator dropped before its end: its `finally` runs in the generator's
-    scope (not the caller's); an error there (a limit too) is shown as Python's "Exception
-    ignored", never as a traceback of agraph's own frames."""
+    scope (not the caller's); an error there is shown as Python's "Exception ignored", never
+    as a traceback of agraph's own frames, and the program goes on."""
     code, stdout, stderr = cli_output("""
         def g():
             v = "inner"
@@ -707,8 +707,7 @@ def test_a_dropped_generator_is_closed_in_its_own_scope_and_shows_no_host_traceb
             try:
                 yield 1
             finally:
-                while True:
-                    pass
+                raise ValueError("boom")
         v = "outer"
         it = g()
         next(it)
@@ -719,13 +718,32 @@ def test_a_dropped_generator_is_closed_in_its_own_scope_and_shows_no_host_traceb
         next(it)
         it = None
         print("end")
-    """, max_loop_iterations=1000)
+    """)
     assert (code, stderr) == (0, "")
     assert stdout == "finally inner\nfinally inner\nend\n"
     shown = re.sub(r"0x7f[0-9a-f]+", "0x...", capsys.readouterr().err)
     assert shown == ("Exception ignored in: <generator object h at 0x...>\n"
-                     "LimitError: the loop ran more than 1000 iterations (limit "
-                     "max_loop_iterations; raise it with --max-loop-iterations) (line 11)\n")
+                     "ValueError: boom (line 11)\n")
+
+
+@pytest.mark.parametrize("after", ["print('end')", ""], ids=["statement after", "last"])
+def test_a_limit_in_a_dropped_generator_s_finally_ends_the_run(after: str) -> None:
+    """A limit hit while a finalizer closes a generator cannot be raised where it happens; the
+    run still ends with it (at the next statement, or when the program ends)."""
+    code, stdout, stderr = cli_output(f"""
+        def h():
+            try:
+                yield 1
+            finally:
+                while True:
+                    pass
+        it = h()
+        next(it)
+        it = None
+        {after}
+    """, max_loop_iterations=1000)
+    assert (code, stdout) == (1, "")
+    assert stderr.startswith("t.expr:5:9: LimitError: the loop ran more than 1000 iterations")
 
 
 def test_a_library_s_exception_hands_out_its_message_not_its_objects() -> None:

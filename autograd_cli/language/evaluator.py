@@ -113,6 +113,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
         self.imported_names: frozenset[str] = frozenset()
         self.steps = 0
         self.next_check = 0
+        self.deferred: ScriptError | None = None  # a limit hit where it could not be raised
         self.deadline = time.monotonic() + limits.max_seconds
         self.depth = 0
         self.budget_checks = 0
@@ -189,7 +190,7 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
                                *node_position(self.node))
         except Exception as exc:  # raised outside any statement, e.g. by a host-called hook
             return self._located(exc)
-        return None
+        return self.deferred  # a limit a finalizer hit after the last statement
 
     def execute_block(self, body: list[ast.stmt]) -> Any:
         """Run statements; a break/continue/return signal ends the block and is returned."""
@@ -217,7 +218,17 @@ class Interpreter(AttributeAccess, StatementHandlers, ExpressionHandlers):
     def eval(self, node: ast.AST) -> Any:
         return self.expressions[node.__class__](node)
 
+    def defer(self, error: ScriptError) -> None:
+        """A limit hit where nothing can raise it (a dropped generator's `finally`, run by
+        its finalizer): the next statement's budget check ends the run with it."""
+        if self.deferred is None:
+            self.deferred = error
+        self.next_check = 0
+
     def _check_budget(self) -> None:
+        if self.deferred is not None:
+            error, self.deferred = self.deferred, None
+            raise error
         limits = self.limits
         if self.steps > limits.max_steps:
             raise LimitExceeded("max_steps", f"the program ran more than {limits.max_steps} "

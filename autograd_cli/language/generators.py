@@ -138,6 +138,9 @@ class ProgramGenerator:
             try:
                 self.close()
             except ScriptError as error:
+                if error.type_name == "LimitError":  # a limit ends the run, not just the close
+                    self.interpreter.defer(error)
+                    return
                 self.interpreter.write_error(
                     f"Exception ignored in: {self!r}\n{error.type_name}: "
                     f"{error.message.partition(chr(10))[0][:200]} (line {error.line})\n")
