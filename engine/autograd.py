@@ -543,13 +543,39 @@ class Function(Node):
         if len(results) < len(self.input_meta):  # none for the inputs that need none
             results = [*results, *[None] * (len(self.input_meta) - len(results))]
         fitted: list[Any] = []
-        for g, meta, need in zip(results, self.input_meta, self.needs, strict=False):
-            if meta is None:  # a python number: an edge only where PyTorch lists one
-                if self.counts_scalars:
-                    fitted.append(None)
-            else:
-                fitted.append(fit(g, meta) if need and g is not None else None)
+        try:
+            for g, meta, need in zip(results, self.input_meta, self.needs, strict=False):
+                if meta is None:  # a python number: an edge only where PyTorch lists one
+                    if self.counts_scalars:
+                        fitted.append(None)
+                else:
+                    fitted.append(fit(g, meta) if need and g is not None else None)
+        except IncompatibleGradient as error:
+            raise error.at(self.grad_fn_name, len(fitted)) from None
         return fitted
+
+
+class IncompatibleGradient(Exception):
+    """A gradient whose shape the input's does not broadcast to (a custom Function's backward
+    returned it): PyTorch's engine refuses it, naming the node and the input's index."""
+
+    def __init__(self, shape: tuple[int, ...], expected: tuple[int, ...]) -> None:
+        super().__init__()
+        self.shape, self.expected = shape, expected
+
+    def at(self, name: str, index: int) -> RuntimeError:
+        return RuntimeError(f"Function {name} returned an invalid gradient at index {index} - "
+                            f"got {list(self.shape)} but expected shape compatible with "
+                            f"{list(self.expected)}")
+
+
+def _check_expandable(shape: tuple[int, ...], expected: tuple[int, ...]) -> None:
+    """A gradient of `shape` for an input of shape `expected` is summed back to it when the
+    input broadcasts to it; anything else is refused."""
+    if len(expected) > len(shape) or any(
+            size not in (want, 1)
+            for size, want in zip(expected[::-1], shape[::-1], strict=False)):
+        raise IncompatibleGradient(shape, expected)
 
 
 def _fit_tensor(grad: Tensor, meta: tuple[tuple[int, ...], np.dtype]) -> Tensor:
@@ -562,6 +588,7 @@ def _fit_array(grad: Any, meta: tuple[tuple[int, ...], np.dtype]) -> np.ndarray:
     if grad.__class__ is not _ndarray:
         grad = np.asarray(grad)
     if grad.shape != meta[0]:
+        _check_expandable(grad.shape, meta[0])
         grad = late("engine.ops.shape", "sum_to_array")(grad, meta[0])
     return grad if grad.dtype == meta[1] else grad.astype(meta[1])
 
@@ -633,6 +660,7 @@ def modified_message(tensor: Tensor, expected: int, creator: Node | None, output
 def fit_gradient(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
     """Undo broadcasting (sum back to the input's shape) and cast to the input's dtype."""
     if grad.array.shape != shape:
+        _check_expandable(grad.array.shape, shape)
         grad = late("engine.ops.shape", "sum_to")(grad, shape)
     if grad.array.dtype != dtype:
         grad = grad.to_numpy_dtype(dtype)

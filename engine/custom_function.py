@@ -19,7 +19,15 @@ import numpy as np
 
 from engine import grad_mode, recording
 from engine.addresses import address_of
-from engine.autograd import NO_EDGE, Node, fit_gradient, gradient_edge, modified_message, zeros_of
+from engine.autograd import (
+    NO_EDGE,
+    IncompatibleGradient,
+    Node,
+    fit_gradient,
+    gradient_edge,
+    modified_message,
+    zeros_of,
+)
 from engine.functional import grad as autograd_grad
 from engine.tensor import Tensor
 
@@ -125,7 +133,13 @@ class FunctionCtx(Node):
                                 f"{type(result).__name__} at position {index + 1}")
             if result is not None and (result.array.shape != meta[0]
                                        or result.array.dtype != meta[1]):
-                result = fit_gradient(result, *meta)
+                if not self.needs[len(fitted)]:  # dropped unchecked, as PyTorch drops it
+                    result = None
+                else:
+                    try:
+                        result = fit_gradient(result, *meta)
+                    except IncompatibleGradient as error:
+                        raise error.at(self.grad_fn_name, len(fitted)) from None
             fitted.append(result)
         return fitted
 
