@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -24,9 +24,8 @@ from engine.autograd import (
     next_sequence,
     retain_into,
 )
-
-if TYPE_CHECKING:
-    from engine.tensor import Tensor
+from engine.dtypes import of_array
+from engine.tensor import Tensor
 
 _grad_state = grad_mode.state
 
@@ -144,7 +143,7 @@ def _run_hooked(node: Node, grads: list[Tensor | None], targets: dict[tuple[int,
         for hook in node.node_pre_hooks:
             replaced = hook(tuple(grads))
             if replaced is not None:
-                grads = list(replaced)
+                grads = _hook_results(hook, grads, replaced)
     stop_here = False
     if targets:
         for nr, received in enumerate(grads):
@@ -167,7 +166,7 @@ def _run_hooked(node: Node, grads: list[Tensor | None], targets: dict[tuple[int,
         for hook in node.post_hooks:
             replaced = hook(tuple(grads_out), tuple(grads))
             if replaced is not None:
-                grads_out = list(replaced)
+                grads_out = _hook_results(hook, grads_out, replaced)
     return grads, grads_out
 
 
@@ -197,7 +196,7 @@ def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> list[Tensor | None
         for hook in node.tensor_hooks(output_nr):
             replaced = hook(grad)
             if replaced is not None:
-                grad = replaced
+                grad = _hook_result(hook, grad, replaced)
         grads[output_nr] = grad
         if node.retained is not None:
             ref = node.retained.get(output_nr)
@@ -205,6 +204,40 @@ def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> list[Tensor | None
             if tensor is not None:
                 retain_into(tensor, grad)
     return grads
+
+
+def _hook_name(hook: Any) -> str:
+    name = getattr(hook, "__name__", None)
+    return name if isinstance(name, str) else "<unknown>"
+
+
+def _hook_result(hook: Any, original: Tensor | None, result: Any) -> Tensor:
+    """What a hook returned in place of the gradient `original`, checked as PyTorch checks it:
+    a Tensor of the same dtype and size."""
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    if original is None:
+        raise RuntimeError("can't replace a empty gradient with a non-empty value")
+    if result.array.dtype != original.array.dtype:
+        raise RuntimeError(
+            f"hook '{_hook_name(hook)}' has changed the type of value (was "
+            f"torch.{of_array(original.array).legacy_name} got "
+            f"torch.{of_array(result.array).legacy_name})")
+    if result.array.shape != original.array.shape:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+    return result
+
+
+def _hook_results(hook: Any, originals: Sequence[Tensor | None], results: Any
+                  ) -> list[Tensor | None]:
+    """A node hook's tuple of gradients in place of `originals`, each checked."""
+    if not isinstance(results, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(results).__name__}'")
+    if len(results) != len(originals):
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of "
+                           f"values (got {len(results)}, but expected {len(originals)})")
+    return [None if result is None else _hook_result(hook, original, result)
+            for original, result in zip(originals, results, strict=True)]
 
 
 def _count_dependencies(roots: Sequence[Edge], targets: set[Node] | None

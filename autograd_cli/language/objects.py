@@ -79,6 +79,10 @@ class UserFunction:
         """Called by host code (a hook in the engine, a `key=` of sorted)."""
         return self.caller.call_from_host(self, args, kwargs)
 
+    @property
+    def __name__(self) -> str:  # noqa: A003 - what host code names it by (PyTorch's hook errors)
+        return str(self.name).rpartition(".")[2]
+
     def __repr__(self) -> str:
         return f"<function {self.name} at {address_of(self)}>"
 
@@ -704,5 +708,5 @@ def check_items(values: list[Any], cap: int, what: str) -> None:
 for _class, _shown in ((UserFunction, "function"), (Namespace, "module"),
                        (BuiltinMethod, "builtin_function_or_method"), (BuiltinType, "type"),
                        (TensorMethod, "builtin_function_or_method")):
-    _class.__name__ = _class.__qualname__ = _shown
+    _class.__name__ = _class.__qualname__ = _shown  # type: ignore[method-assign]
 TensorMethod.__module__ = "builtins"  # a missing attribute gets Python's own message
