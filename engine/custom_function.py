@@ -192,8 +192,7 @@ class Function:
                 output = cls.forward(ctx, *args, **kwargs)
         ctx.saved_versions = tuple(t._version[0] if isinstance(t, Tensor) else 0
                                    for t in ctx.to_save)
-        if any(needs):
-            output = _connect(ctx, args, output)
+        output = _connect(ctx, args, output) if any(needs) else _detached(ctx, args, output)
         if recording.observer is not None:
             outputs = output if isinstance(output, tuple) else (output,)
             first = next((o for o in outputs if isinstance(o, Tensor)), None)
@@ -209,6 +208,10 @@ def _connect(ctx: FunctionCtx, args: tuple[Any, ...], output: Any) -> Any:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"save_for_backward can only save variables, but argument "
                             f"{index} is of type {type(tensor).__name__}")
+    for tensor in ctx.dirty:  # modified in place by forward: as an in-place op on it would be
+        if isinstance(tensor, Tensor) and tensor._requires_grad and tensor.grad_fn is None:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                               "operation.")
     ctx.input_count = len(args)
     ctx.input_meta = tuple((a.array.shape, a.array.dtype) if isinstance(a, Tensor) else None
                            for a in args)
@@ -235,6 +238,22 @@ def _connect(ctx: FunctionCtx, args: tuple[Any, ...], output: Any) -> Any:
             continue
         value._requires_grad, value._grad_fn, value.output_nr = True, ctx, nr
     ctx.output_meta = tuple(meta)
+    return outputs[0] if single else tuple(outputs)
+
+
+def _detached(ctx: FunctionCtx, args: tuple[Any, ...], output: Any) -> Any:
+    """No node is made (grad mode off, or no input requires grad): an input returned as it is
+    comes back as an alias of it that does not require grad (a detached one, as PyTorch's)."""
+    single = not isinstance(output, tuple)
+    outputs = [output] if single else list(output)
+    for nr, value in enumerate(outputs):
+        if not isinstance(value, Tensor):
+            continue
+        if any(value is a for a in args):
+            if value._requires_grad or not any(value is t for t in ctx.dirty):
+                outputs[nr] = value.detach()
+        elif value._requires_grad and value.grad_fn is None:
+            value._requires_grad = False
     return outputs[0] if single else tuple(outputs)
 
 
