@@ -320,6 +320,38 @@ class LogSoftmaxBackwardData(Function):
         return grad_grad, grad_y
 
 
+def _trailing_axes(ndim: int, dims: Any) -> int | None:
+    """How many trailing axes `dims` (None: all) reduces; None if they are not the last ones."""
+    if dims is None:
+        return ndim
+    axes = sorted({d % ndim if ndim else 0 for d in ((dims,) if isinstance(dims, int) else dims)})
+    return len(axes) if axes == list(range(ndim - len(axes), ndim)) else None
+
+
+def _float32_norm2_lastdim(a: np.ndarray, count: int, keepdim: bool) -> np.ndarray:
+    """ATen's vectorized 2-norm over a contiguous float32 last dim, bit for bit: squares summed
+    into 8 lanes, the lanes folded left, then the rest (fewer than 8) added one by one, the
+    compiler's 4-wide part of that loop as rounded squares and the last 1-3 with an FMA."""
+    kept = a.shape[:a.ndim - count]
+    n = int(np.prod(a.shape[a.ndim - count:], dtype=np.int64))
+    rows = np.ascontiguousarray(a).reshape(-1, n)
+    body = n - n % 8
+    total = np.zeros(len(rows), np.float32)
+    if body:
+        squares = (rows[:, :body] * rows[:, :body]).reshape(len(rows), -1, 8)
+        lanes = np.cumsum(squares, axis=1, dtype=np.float32)[:, -1]
+        total = np.cumsum(lanes, axis=1, dtype=np.float32)[:, -1]
+    fused = body + (n - body) // 4 * 4
+    for column in range(body, n):
+        x = rows[:, column]
+        if column < fused:
+            total = total + x * x
+        else:  # x * x + total fused: the float64 product is exact (a rare tie aside)
+            total = (x.astype(np.float64) * x + total).astype(np.float32)
+    result = np.sqrt(total).reshape(kept)
+    return result.reshape(kept + (1,) * count) if keepdim else result
+
+
 def vector_norm(a: np.ndarray, ord: float, dims: Any = None, keepdim: bool = False
                 ) -> np.ndarray:
     """The `ord`-norm of `a` over `dims` (None: all), in a's dtype."""
@@ -333,6 +365,9 @@ def vector_norm(a: np.ndarray, ord: float, dims: Any = None, keepdim: bool = Fal
     if ord == 1:
         return absolute.sum(axis=dims, keepdims=keepdim)
     if ord == 2:
+        trailing = _trailing_axes(a.ndim, dims)
+        if a.dtype == np.float32 and a.size and trailing is not None:
+            return _float32_norm2_lastdim(a, trailing, keepdim)
         return np.sqrt((a * a).sum(axis=dims, keepdims=keepdim))
     return ((absolute ** ord).sum(axis=dims, keepdims=keepdim) ** (1 / ord)).astype(a.dtype)
 
