@@ -572,6 +572,53 @@ def inverse(a: Any) -> Tensor:
     return decompositions.LinalgInvEx.apply(_square_matrices(a, "inv"))
 
 
+_REMOVED = "This function was deprecated since version 1.9 and is now removed. "
+
+
+@public(method=True)
+def eig(a: Any, eigenvectors: bool = False) -> Tensor:
+    """torch.eig / t.eig, removed from PyTorch: its error."""
+    raise RuntimeError(
+        _REMOVED + "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` "
+        "rather than real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be "
+        "replaced with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, "
+        "eigenvectors=True) should be replaced with:\nL_complex, V_complex = torch.linalg.eig(A)")
+
+
+@public(method=True)
+def symeig(a: Any, eigenvectors: bool = False, upper: bool = True) -> Tensor:
+    """torch.symeig / t.symeig, removed from PyTorch: its error."""
+    raise RuntimeError(
+        _REMOVED + "The default behavior has changed from using the upper triangular portion of "
+        "the matrix by default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, "
+        "upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper "
+        "else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be replaced "
+        "with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')")
+
+
+@public(method=True)
+def lstsq(b: Any, a: Any) -> Tensor:
+    """torch.lstsq / t.lstsq, removed from PyTorch: its error."""
+    raise RuntimeError(
+        _REMOVED + "`torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n"
+        "`torch.linalg.lstsq` has reversed arguments and does not return the QR decomposition "
+        "in the returned tuple (although it returns other information about the problem).\n\n"
+        "To get the QR decomposition consider using `torch.linalg.qr`.\n\nThe returned "
+        "solution in `torch.lstsq` stored the residuals of the solution in the last m - n "
+        "columns of the returned value whenever m > n. In torch.linalg.lstsq, the residuals are "
+        "in the field 'residuals' of the returned named tuple.\n\nThe unpacking of the "
+        "solution, as in\nX, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced "
+        "with:\nX = torch.linalg.lstsq(A, B).solution")
+
+
+@public
+def matrix_rank(a: Any, tol: float | None = None, symmetric: bool = False) -> Tensor:
+    """torch.matrix_rank, removed from PyTorch: its error."""
+    raise RuntimeError(
+        _REMOVED.rstrip(" ") + "\nPlease use the `torch.linalg.matrix_rank` function instead. "
+        "The parameter 'symmetric' was renamed in `torch.linalg.matrix_rank()` to 'hermitian'.")
+
+
 class LinalgNamespace:
     """`torch.linalg`: the functions agraph has, reached by attribute."""
 
