@@ -120,6 +120,22 @@ def test_a_missing_figures_directory_is_an_error(tmp_path: Path) -> None:
     assert result.returncode == 1 and b"not a directory" in result.stderr
 
 
+def test_a_figure_never_replaces_the_input_program_nor_a_directory(tmp_path: Path) -> None:
+    # the program chooses the names: one is the program's own file, one a directory in DIR
+    program = tmp_path / "p.svg"
+    source = "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.savefig('p.svg')\n"
+    program.write_text(source)
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 1 and program.read_text() == source
+    assert b"is the input program" in result.stderr and b"Traceback" not in result.stderr
+    (tmp_path / "loss.png").mkdir()
+    other = write_program(tmp_path, "import matplotlib.pyplot as plt\nplt.plot([1])\n"
+                          "plt.savefig('loss.png')\n")
+    result = run_agraph("run", str(other), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 1 and b"internal error" not in result.stderr
+    assert b"--figures: " in result.stderr and b"is a directory" in result.stderr
+
+
 GRID_PROGRAM = """\
 import numpy as np
 import matplotlib.pyplot as plt

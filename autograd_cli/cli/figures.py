@@ -106,8 +106,11 @@ def _within(seconds: float, work: Callable[[], bytes]) -> bytes:
 
 
 def write_figures(shown_name: str, directory: Path | None, text: str = "",
-                  variables: dict[str, Any] | None = None, max_seconds: float = 10.0) -> int:
-    """Write (or note) the drawings of the run that just ended; the exit status it adds."""
+                  variables: dict[str, Any] | None = None, max_seconds: float = 10.0,
+                  input_file: str = "-") -> int:
+    """Write (or note) the drawings of the run that just ended; the exit status it adds. A
+    name the program chose is refused where it is the input program (`input_file`) or cannot
+    be written (a directory of that name in DIR)."""
     if "autograd_cli.library.drawings" not in sys.modules:
         return OK  # the program never imported matplotlib or torchviz
     from autograd_cli.library import drawings  # lazy: startup time (loaded only when used)
@@ -141,7 +144,7 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
         sys.stderr.write(f"{shown_name}: error: --figures {directory}: not a directory\n")
         return PROGRAM_ERROR
     # lazy: startup time (loaded only when used)
-    from autograd_cli.graph.rendering import write_atomically
+    from autograd_cli.graph.rendering import OutputError, write_atomically
     from renderers.figures import FigureTooLarge
 
     deadline = time.monotonic() + max_seconds
@@ -164,5 +167,9 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
             sys.stderr.write(f"{shown_name}: {type(error).__name__}: {name}: matplotlib could "
                              f"not draw this figure: {message}\n")
             return PROGRAM_ERROR
-        write_atomically(directory / name, data)
+        try:
+            write_atomically(directory / name, data, None if input_file == "-" else input_file)
+        except OutputError as error:
+            sys.stderr.write(f"{shown_name}: error: --figures: {visible(str(error))}\n")
+            return PROGRAM_ERROR
     return OK

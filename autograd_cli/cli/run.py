@@ -122,7 +122,7 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
         _print_table(rows, out)
     status = OK if result.error is None and not problems else PROGRAM_ERROR
     status = status or write_figures(display_name(file), figures, text, result.variables,
-                                     limits.max_seconds)
+                                     limits.max_seconds, file)
     if svg is not None:
         written = render_to(recorder, graph_format(svg), svg, file, {},
                             bound=after.doing("drawing the graph"))
