@@ -376,6 +376,9 @@ def test_a_warnings_echoed_line_and_the_file_name_are_escaped(cli: Any, tmp_path
     named = cli("run", write(tmp_path, "x = y\n", "a\x1b[31m.expr"))
     assert named.exit_code == 1 and "a\\x1b[31m.expr:1:5: NameError" in named.stderr
     assert "\x1b" not in named.stderr
+    # a newline in the file name would split the first line: FILE:LINE:COL stays one line
+    split = cli("run", write(tmp_path, "x = y\n", "a\nb.expr"))
+    assert split.stderr.splitlines()[0].endswith("a\\x0ab.expr:1:5: NameError: name 'y' is not defined")
 
 
 def test_the_debugger_and_explain_escape_what_they_echo(cli: Any, tmp_path: Path) -> None:

@@ -29,7 +29,9 @@ OK, PROGRAM_ERROR, USAGE_ERROR, TOOL_MISSING = 0, 1, 2, 3
 
 
 def display_name(file: str) -> str:
-    return "<stdin>" if file == "-" else file
+    """The program's name in messages: a newline or tab in a file name is escaped too, so the
+    first line of an error is always one `FILE:LINE:COL: ...` line."""
+    return "<stdin>" if file == "-" else visible(file, keep="")
 
 
 def say(text: str) -> None:
