@@ -129,6 +129,8 @@ def test_help_shows_file_every_option_explained_and_limits_apart(command: str) -
     assert "FILE" in text and "{file}" not in text
     usage = text.splitlines()[0] if text.strip() else ""
     assert "FILE" in usage
+    if command == "explain":  # the arguments as README.md names them
+        assert usage.endswith("FILE OUTPUT INPUT")
     before_limits = text.split("Limits", 1)[0]
     assert "--max-steps" not in before_limits  # the limits have their own panel
     assert "--max-steps" in text

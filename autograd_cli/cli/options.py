@@ -172,7 +172,7 @@ COMMANDS: dict[str, Command] = {
     """,
         options=(
             FILE,
-            Option("output", (), TEXT, argument=True,
+            Option("output", (), TEXT, argument=True, metavar="OUTPUT",
                    help="The variable to differentiate (e.g. loss)."),
             Option("input_name", (), TEXT, argument=True, metavar="INPUT",
                    help="The variable to differentiate with respect to (e.g. w)."),
