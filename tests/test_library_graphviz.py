@@ -58,6 +58,28 @@ def test_render_writes_only_into_the_figures_directory(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["draw.expr", "figures"]
 
 
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot is not installed")
+def test_a_graph_dot_cannot_lay_out_is_an_error_at_the_program(tmp_path: Path) -> None:
+    program = tmp_path / "bad.expr"
+    program.write_text("from graphviz import Digraph\nd = Digraph()\n"
+                       "d.node('a', label='{<x', shape='record')\nd.render('g', format='svg')\n")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 1 and b"internal error" not in result.stderr
+    assert f"{program}: error: g.svg: Graphviz dot failed: Error: bad label format".encode() \
+        in result.stderr
+
+
+def test_figures_without_dot_exit_3_with_the_install_hint(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    program = tmp_path / "draw.expr"
+    program.write_text(PROGRAM)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-such-bin"))
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 3 and b"internal error" not in result.stderr
+    assert b"gout.svg: Graphviz's `dot` program is needed" in result.stderr
+
 def test_an_html_like_label_stays_a_quoted_string() -> None:
     source = ("from graphviz import Digraph\nd = Digraph()\n"
               "d.node('n', label='<<IMG SRC=\"/etc/passwd\"/>>')\nprint(d.source)\n")

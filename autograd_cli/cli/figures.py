@@ -146,6 +146,7 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
     # lazy: startup time (loaded only when used)
     from autograd_cli.graph.rendering import OutputError, write_atomically
     from renderers.figures import FigureTooLarge
+    from renderers.svg import GraphvizFailed, GraphvizMissing
 
     deadline = time.monotonic() + max_seconds
     for output, name in zip(outputs, names, strict=True):
@@ -159,6 +160,13 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
             return PROGRAM_ERROR
         except FigureTooLarge as error:
             sys.stderr.write(f"{shown_name}: LimitError: {name}: {error}\n")
+            return PROGRAM_ERROR
+        except GraphvizMissing as error:  # a graphviz or torchviz graph needs `dot`
+            sys.stderr.write(f"{shown_name}: note: {name}: {error}")
+            return TOOL_MISSING
+        except GraphvizFailed as error:  # what the program gave graphviz (a bad record label)
+            message = visible(str(error).strip().split("\n")[0])[:300]
+            sys.stderr.write(f"{shown_name}: error: {name}: {message}\n")
             return PROGRAM_ERROR
         except (ValueError, TypeError, RecursionError, OverflowError) as error:
             # what the program gave matplotlib (a size of inf, a bad format string, mathtext
