@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import stat
 import subprocess
@@ -378,7 +379,8 @@ def test_a_warnings_echoed_line_and_the_file_name_are_escaped(cli: Any, tmp_path
     assert "\x1b" not in named.stderr
     # a newline in the file name would split the first line: FILE:LINE:COL stays one line
     split = cli("run", write(tmp_path, "x = y\n", "a\nb.expr"))
-    assert split.stderr.splitlines()[0].endswith("a\\x0ab.expr:1:5: NameError: name 'y' is not defined")
+    first = split.stderr.splitlines()[0]
+    assert first.endswith("a\\x0ab.expr:1:5: NameError: name 'y' is not defined")
 
 
 def test_the_debugger_and_explain_escape_what_they_echo(cli: Any, tmp_path: Path) -> None:
@@ -404,3 +406,25 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path: Path) -> None:
     stderr = process.stderr.read()
     assert process.wait(timeout=60) == 0
     assert b"BrokenPipe" not in stderr and b"Traceback" not in stderr
+
+
+def test_a_file_name_that_is_not_utf8_keeps_every_output_utf8(tmp_path: Path) -> None:
+    """Python holds the bytes of such a name as lone surrogates: JSON gets U+FFFD for them,
+    messages and the HTML page's title their escapes, never the raw byte nor an internal error."""
+    good = tmp_path / os.fsdecode(b"\xfe.expr")
+    good.write_text(GOOD)
+    bad = tmp_path / os.fsdecode(b"\xfb.expr")
+    bad.write_text("x = (\n")
+    for args in (["run", str(good), "--json"], ["lint", str(good), "--json"],
+                 ["run", str(bad), "--json"]):
+        result = run_agraph(*args)
+        assert json.loads(result.stdout.decode("utf-8"))["file"].endswith("\ufffd.expr"), args
+    written = run_agraph("run", str(good), "--json", "-o", str(tmp_path / "out.json"))
+    assert written.returncode == 0, written.stderr
+    assert json.loads((tmp_path / "out.json").read_bytes().decode("utf-8"))["file"].endswith(
+        "\ufffd.expr")
+    assert b"\\udcfb.expr:1:5: SyntaxError" in run_agraph("run", str(bad)).stderr
+    if shutil.which("dot") is not None:
+        page = run_agraph("render", str(good), "-o", str(tmp_path / "page.html"))
+        assert page.returncode == 0, page.stderr
+        assert "\\udcfe.expr</title>" in (tmp_path / "page.html").read_bytes().decode("utf-8")

@@ -13,6 +13,7 @@ What agraph writes to stderr shows unprintable characters escaped (errors.visibl
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,6 +33,12 @@ def display_name(file: str) -> str:
     """The program's name in messages: a newline or tab in a file name is escaped too, so the
     first line of an error is always one `FILE:LINE:COL: ...` line."""
     return "<stdin>" if file == "-" else visible(file, keep="")
+
+
+def json_name(file: str) -> str:
+    """The program's name as JSON text: a file name that is not UTF-8 (its bytes kept by
+    Python as lone surrogates) with U+FFFD for each such byte, so the document stays UTF-8."""
+    return os.fsencode(file).decode("utf-8", "replace") if file != "-" else file
 
 
 def say(text: str) -> None:
@@ -125,6 +132,6 @@ def report_problems(file: str, text: str, result: Any, stream: TextIO,
 def write_json_failure(file: str, error: ScriptError) -> None:
     import json  # lazy: startup time (loaded only when used)
 
-    document = {"version": 1, "file": file, "stdout": "", "error": error.to_json(),
+    document = {"version": 1, "file": json_name(file), "stdout": "", "error": error.to_json(),
                 "tensors": [], "graph": {"nodes": [], "edges": []}}
     sys.stdout.write(json.dumps(document) + "\n")

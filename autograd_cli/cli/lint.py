@@ -9,6 +9,7 @@ from autograd_cli.cli.common import (
     OK,
     PROGRAM_ERROR,
     display_name,
+    json_name,
     load_to_run,
     say,
 )
@@ -28,8 +29,8 @@ def lint(file: str, *, limits: Limits, json_output: bool) -> int:
         say(result.error.format(display_name(file), text))
     findings = inspection.findings
     if json_output:
-        sys.stdout.write(json.dumps({"file": file, "lint": [f.to_json() for f in findings]},
-                                    ensure_ascii=False) + "\n")
+        document = {"file": json_name(file), "lint": [f.to_json() for f in findings]}
+        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
     else:
         for finding in findings:
             sys.stdout.write(finding.format(display_name(file)))

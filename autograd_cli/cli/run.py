@@ -16,6 +16,7 @@ from autograd_cli.cli.common import (
     USAGE_ERROR,
     bounded,
     display_name,
+    json_name,
     load,
     load_to_run,
     outputs_refused,
@@ -159,7 +160,7 @@ def _json_document(file: str, result: Any, recorder: Any, inspection: Any, limit
 
     return report.json_object([
         ("version", "1"),
-        ("file", dumps(file)),
+        ("file", dumps(json_name(file))),
         ("stdout", dumps(result.stdout)),
         ("error", dumps(None if error is None else error.to_json())),
         ("tensors", tensors),
