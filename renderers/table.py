@@ -21,8 +21,11 @@ from typing import IO, Any
 
 COLUMNS = ("name", "shape", "dtype", "value", "requires_grad", "is_leaf", "grad", "grad_fn",
            "retains_grad")
+WIDEST = 10_000  # the console's width when the output's width is not known (a pipe)
 _BORDER = 3  # "│ " before a cell and " " after it; one more "│" closes a row
-_TRAILING_SPACES = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
+# a run of spaces is tried from its first space only: from every space of it, the run of a
+# cell padded to thousands of columns took quadratic time (seconds for a long name)
+_TRAILING_SPACES = re.compile(r"(?<![ \t])[ \t]+((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
 
 
 def render_table(rows: Sequence[dict[str, Any]], stream: IO[str], *, color: bool,
@@ -34,13 +37,16 @@ def render_table(rows: Sequence[dict[str, Any]], stream: IO[str], *, color: bool
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color,
                       color_system="standard" if color else None,
-                      width=width or 10_000, highlight=False, soft_wrap=False,
+                      width=width or WIDEST, highlight=False, soft_wrap=False,
                       legacy_windows=False)
     if not rows:
         console.print(Text("(no tensor variables)"))
     else:
         cells = [[_cell_text(row.get(column)) for column in COLUMNS] for row in rows]
         widths = _column_widths(cells, width)
+        if width is None and widths is not None and sum(widths) > WIDEST:
+            widths = None  # wider than the console (a 40,000-character name): rich would
+            # squeeze the other columns to nothing
         if widths is None:
             _print_stacked(console, rows, cells, color)
         else:
