@@ -50,6 +50,11 @@ def test_sets_of_strings_print_in_one_order_on_every_run(tmp_path):
         done = subprocess.run([sys.executable, "-m", "autograd_cli", "run", str(path)],
                               capture_output=True, text=True, check=True, env=env)
         outputs.add(done.stdout)
+        # the program read from stdin too (it was run with the process's own seed)
+        piped = subprocess.run([sys.executable, "-m", "autograd_cli", "run", "-"],
+                               input=SET_PROGRAM, capture_output=True, text=True, check=True,
+                               env=env)
+        outputs.add(piped.stdout)
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     cpython = subprocess.run([sys.executable, "-c", SET_PROGRAM], capture_output=True,
                              text=True, check=True, env=env).stdout

@@ -3,7 +3,9 @@ of strings prints or iterates, change from one process to the next unless PYTHON
 set before the interpreter starts. `agraph` restarts itself once with PYTHONHASHSEED=0 when a
 program it is given could show that order (it builds a set or frozenset or calls `hash`), so
 such a program prints the same bytes on every run, as `PYTHONHASHSEED=0 python prog.py` does.
-Other programs start as they are: a restart costs a second interpreter start-up.
+A program read from stdin (`-`) cannot be looked at before it is read, so agraph always
+restarts for one. Other programs start as they are: a restart costs a second interpreter
+start-up.
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ def restart_with_fixed_hashes() -> None:
     programs named on the command line need it and the seed is not fixed already."""
     if os.environ.get("PYTHONHASHSEED") == SEED or sys.flags.hash_randomization == 0:
         return
-    if not any(shows_hash_order(source) for source in _program_sources(sys.argv[1:])):
+    reads_stdin = "-" in sys.argv[1:]  # not read yet: the restarted process reads it whole
+    if not reads_stdin and not any(shows_hash_order(source)
+                                   for source in _program_sources(sys.argv[1:])):
         return
     os.environ["PYTHONHASHSEED"] = SEED
     sys.stdout.flush()
