@@ -79,6 +79,21 @@ def test_print_is_the_language_and_is_checked(cli: Any) -> None:
     assert "NameError: name 'undefined_name' is not defined" in out
 
 
+
+def test_print_is_bounded_by_the_time_limit(cli: Any, tmp_path: Path) -> None:
+    """The program's clock is paused at a stop: a repr that never returns ran forever."""
+    program = tmp_path / "spin.expr"
+    program.write_text("class B:\n    def __repr__(self):\n        while True:\n"
+                       "            pass\nb = B()\nx = 1\n", encoding="utf-8")
+    started = time.monotonic()
+    result = cli("debug", str(program), "--max-seconds", "1", "--max-loop-iterations",
+                 "1000000000", "--max-steps", "100000000000",
+                 input="break 6\ncontinue\nprint b\nprint 1 + 1\ncontinue\n")
+    assert time.monotonic() - started < 20
+    assert "LimitError: the program ran for more than 1 seconds" in result.stdout
+    assert "(agraph) print 1 + 1\n2\n" in result.stdout and "the program ended" in result.stdout
+    assert result.exit_code == 0
+
 def test_table_and_graph_show_the_state_at_the_stop(cli: Any, tmp_path: Path) -> None:
     drawn = tmp_path / "so_far.dot"
     result = debug(cli, GRAPH, f"break 15\ncontinue\ntable\ngraph\ngraph {drawn}\nquit\n")

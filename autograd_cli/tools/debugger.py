@@ -327,7 +327,10 @@ def evaluate(interpreter: Any, source: str, limits: Limits) -> str:
         return f"{error.type_name}: {error.message}"
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
         return "print takes one expression (not a statement)"
-    saved_node = interpreter.node
+    # the program's time is paused (deadline inf): the expression, and a repr of the
+    # program's it calls, get --max-seconds of their own, as the table does
+    saved_node, saved_deadline = interpreter.node, interpreter.deadline
+    interpreter.deadline = time.monotonic() + limits.max_seconds
     try:
         return display_repr(interpreter.eval(tree.body[0].value))
     except ScriptError as error:
@@ -337,7 +340,7 @@ def evaluate(interpreter: Any, source: str, limits: Limits) -> str:
     except Exception as error:  # noqa: BLE001 - whatever the expression raised, shown as text
         return f"{type(error).__name__}: {error}"
     finally:
-        interpreter.node = saved_node
+        interpreter.node, interpreter.deadline = saved_node, saved_deadline
 
 
 def _program_map(text: str) -> tuple[set[int], dict[int, str]]:
