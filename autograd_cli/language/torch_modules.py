@@ -4,8 +4,8 @@ engine/api.py), and setting the engine up for a run (PyTorch's defaults, the run
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
-from functools import lru_cache
+from collections.abc import Callable, Iterator, Mapping
+from functools import cached_property, lru_cache
 from types import ModuleType
 
 from autograd_cli.language.limits import Limits
@@ -88,8 +88,8 @@ def torch_namespaces() -> dict[str, Namespace]:
             # `import torch.nn.init as init`, `import torch.backends`: their attributes, as
             # tables a `from ... import` reads
             **{module.name: module for module in (
-                Namespace("torch.nn.init", _public(nn.members["init"])),
-                Namespace("torch.backends", _public(api.TORCH["backends"])))},
+                Namespace("torch.nn.init", _Public(lambda: nn.members["init"])),
+                Namespace("torch.backends", _Public(lambda: api.TORCH["backends"])))},
             "torch.functional": functional_module,
             "torch.nn.utils": utils, "torch.nn.utils.rnn": rnn,
             "torch.nn.utils.clip_grad": clip_grad,
@@ -104,10 +104,30 @@ def torch_namespaces() -> dict[str, Namespace]:
             "torch.distributions": distributions, **distribution_modules}
 
 
-def _public(engine_module: object) -> dict[str, object]:
-    """The public attributes of an engine object that stands for a module (nn.init, ...)."""
-    names = sorted(getattr(engine_module, "PUBLIC_ATTRS"))  # noqa: B009 - any such object
-    return {name: getattr(engine_module, name) for name in names}
+class _Public(Mapping[str, object]):
+    """The public attributes of an engine object that stands for a module (nn.init,
+    torch.backends), read when a program first uses them (torch.nn loads on first use)."""
+
+    def __init__(self, find: Callable[[], object]) -> None:
+        self.find = find
+
+    @cached_property
+    def table(self) -> dict[str, object]:
+        engine_module = self.find()
+        names = sorted(getattr(engine_module, "PUBLIC_ATTRS"))  # noqa: B009 - any such object
+        return {name: getattr(engine_module, name) for name in names}
+
+    def __getitem__(self, name: str) -> object:
+        return self.table[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.table
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table)
+
+    def __len__(self) -> int:
+        return len(self.table)
 
 
 def _vmap(*args: object, **kwargs: object) -> object:
