@@ -348,27 +348,11 @@ class Function(Node):
             needs.append(False)
             edges.append(NO_EDGE)
         # tuples, not lists: a tuple of plain values drops out of the cyclic GC's sight
-        self.needs = needs_tuple = tuple(needs)
+        self.needs = tuple(needs)
         self.next_functions = tuple(edges)
         self.input_meta = tuple(meta)
-        indices = self.saved_indices(needs_tuple)
-        if len(indices) == 1 and not SAVED_TENSORS_HOOKS:  # the common case: one input saved
-            index = indices[0]
-            value = args[index]
-            version = 0
-            if isinstance(value, Tensor):
-                if value._inference:
-                    raise RuntimeError(INFERENCE_SAVED)
-                version = value._version[0]
-            if len(args) == 2:
-                self.saved = (value, None) if index == 0 else (None, value)
-                self.saved_versions = (version, 0) if index == 0 else (0, version)
-            else:
-                self.saved = tuple(value if i == index else None for i in range(len(args)))
-                self.saved_versions = tuple(version if i == index else 0
-                                            for i in range(len(args)))
-            self.saved_something = True
-        elif indices:
+        indices = self.saved_indices(self.needs)
+        if indices:
             saved: list[Any] = [None] * len(args)
             versions: list[int] = [0] * len(args)
             for i in indices:
@@ -397,8 +381,7 @@ class Function(Node):
             for nr, o in enumerate(out):
                 o._requires_grad, o._grad_fn, o.output_nr = True, self, nr
         else:
-            array = out.array
-            self.output_meta = ((array.shape, array.dtype),)
+            self.output_meta = ((out.array.shape, out.array.dtype),)
             out._requires_grad, out._grad_fn = True, self
         if self.saves_state:
             self.saved_something = True
