@@ -526,15 +526,12 @@ class Function(Node):
         if len(results) < len(self.input_meta):  # none for the inputs that need none
             results = [*results, *[None] * (len(self.input_meta) - len(results))]
         fitted: list[Any] = []
-        try:
-            for g, meta, need in zip(results, self.input_meta, self.needs, strict=False):
-                if meta is None:  # a python number: an edge only where PyTorch lists one
-                    if self.counts_scalars:
-                        fitted.append(None)
-                else:
-                    fitted.append(fit(g, meta) if need and g is not None else None)
-        except IncompatibleGradient as error:
-            raise error.at(self.grad_fn_name, len(fitted)) from None
+        for g, meta, need in zip(results, self.input_meta, self.needs, strict=False):
+            if meta is None:  # a python number: an edge only where PyTorch lists one
+                if self.counts_scalars:
+                    fitted.append(None)
+            else:
+                fitted.append(fit(g, meta) if need and g is not None else None)
         return fitted
 
 

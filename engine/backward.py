@@ -24,7 +24,6 @@ from engine.autograd import (
     next_sequence,
     retain_into,
 )
-from engine.dtypes import of_array
 from engine.tensor import Tensor
 
 _grad_state = grad_mode.state
@@ -221,8 +220,7 @@ def _hook_result(hook: Any, original: Tensor | None, result: Any) -> Tensor:
     if result.array.dtype != original.array.dtype:
         raise RuntimeError(
             f"hook '{_hook_name(hook)}' has changed the type of value (was "
-            f"torch.{of_array(original.array).legacy_name} got "
-            f"torch.{of_array(result.array).legacy_name})")
+            f"torch.{original.dtype.legacy_name} got torch.{result.dtype.legacy_name})")
     if result.array.shape != original.array.shape:
         raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
     return result

@@ -24,26 +24,43 @@ DISTRIBUTION_MODULES = {"normal": ("Normal",), "uniform": ("Uniform",),
                         "distribution": ("Distribution",), "kl": ("kl_divergence",)}
 
 
-class _Picked(Mapping[str, object]):
-    """Some members of an engine/api.py submodule, read when first used."""
+class _Deferred(Mapping[str, object]):
+    """A submodule's table of names, made when a program first uses it (from engine/api.py's
+    submodules, which load on first use: `import torch` must not load torch.nn)."""
 
-    def __init__(self, submodule: str, names: tuple[str, ...]) -> None:
-        self.submodule = submodule
-        self.names = names
+    def __init__(self, make: Callable[[], Mapping[str, object]]) -> None:
+        self.make = make
+
+    @cached_property
+    def table(self) -> Mapping[str, object]:
+        return self.make()
 
     def __getitem__(self, name: str) -> object:
-        if name not in self.names:
-            raise KeyError(name)
-        return api.members(self.submodule)[name]
+        return self.table[name]
 
     def __contains__(self, name: object) -> bool:
-        return name in self.names
+        return name in self.table
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.names)
+        return iter(self.table)
 
     def __len__(self) -> int:
-        return len(self.names)
+        return len(self.table)
+
+
+def _picked(submodule: str, names: tuple[str, ...]) -> _Deferred:
+    """Some members of an engine/api.py submodule."""
+    return _Deferred(lambda: {name: api.members(submodule)[name] for name in names})
+
+
+def _public(find: Callable[[], object]) -> _Deferred:
+    """The public attributes of an engine object that stands for a module (nn.init,
+    torch.backends)."""
+    def table() -> dict[str, object]:
+        engine_module = find()
+        names = sorted(getattr(engine_module, "PUBLIC_ATTRS"))  # noqa: B009 - any such object
+        return {name: getattr(engine_module, name) for name in names}
+    return _Deferred(table)
 
 
 @lru_cache(maxsize=1)
@@ -54,7 +71,7 @@ def torch_namespaces() -> dict[str, Namespace]:
     rnn = Namespace("torch.nn.utils.rnn", api.members("NN_UTILS_RNN"))
     # torch.nn.utils.clip_grad: the module torch.nn.utils takes its clipping functions from
     clip_grad = Namespace("torch.nn.utils.clip_grad",
-                          _Picked("NN_UTILS", ("clip_grad_norm_", "clip_grad_value_")))
+                          _picked("NN_UTILS", ("clip_grad_norm_", "clip_grad_value_")))
     utils = Namespace("torch.nn.utils", api.members("NN_UTILS", rnn=rnn, clip_grad=clip_grad))
     nn = Namespace("torch.nn", api.members("NN", functional=functional, utils=utils))
     lr_scheduler = Namespace("torch.optim.lr_scheduler", api.members("LR_SCHEDULER"))
@@ -69,7 +86,7 @@ def torch_namespaces() -> dict[str, Namespace]:
     # torch.distributions.normal import Normal`)
     distribution_modules = {
         f"torch.distributions.{module}": Namespace(f"torch.distributions.{module}",
-                                                   _Picked("DISTRIBUTIONS", names))
+                                                   _picked("DISTRIBUTIONS", names))
         for module, names in DISTRIBUTION_MODULES.items()}
     distributions = Namespace("torch.distributions", api.members(
         "DISTRIBUTIONS", **{name.rpartition(".")[2]: module
@@ -88,8 +105,8 @@ def torch_namespaces() -> dict[str, Namespace]:
             # `import torch.nn.init as init`, `import torch.backends`: their attributes, as
             # tables a `from ... import` reads
             **{module.name: module for module in (
-                Namespace("torch.nn.init", _Public(lambda: nn.members["init"])),
-                Namespace("torch.backends", _Public(lambda: api.TORCH["backends"])))},
+                Namespace("torch.nn.init", _public(lambda: nn.members["init"])),
+                Namespace("torch.backends", _public(lambda: api.TORCH["backends"])))},
             "torch.functional": functional_module,
             "torch.nn.utils": utils, "torch.nn.utils.rnn": rnn,
             "torch.nn.utils.clip_grad": clip_grad,
@@ -102,32 +119,6 @@ def torch_namespaces() -> dict[str, Namespace]:
             "torch.utils.backcompat": backcompat,
             "torch.autograd.graph": autograd_graph, "torch.func": func,
             "torch.distributions": distributions, **distribution_modules}
-
-
-class _Public(Mapping[str, object]):
-    """The public attributes of an engine object that stands for a module (nn.init,
-    torch.backends), read when a program first uses them (torch.nn loads on first use)."""
-
-    def __init__(self, find: Callable[[], object]) -> None:
-        self.find = find
-
-    @cached_property
-    def table(self) -> dict[str, object]:
-        engine_module = self.find()
-        names = sorted(getattr(engine_module, "PUBLIC_ATTRS"))  # noqa: B009 - any such object
-        return {name: getattr(engine_module, name) for name in names}
-
-    def __getitem__(self, name: str) -> object:
-        return self.table[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.table
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.table)
-
-    def __len__(self) -> int:
-        return len(self.table)
 
 
 def _vmap(*args: object, **kwargs: object) -> object:
