@@ -25,6 +25,11 @@ from engine import float_math
 from engine.float_math import fma32
 from engine.ops.strided import strided_view
 
+try:  # the same order compiled (engine/ops/cascade_sum.c); optional, built when a compiler is there
+    from engine.ops._cascade_sum import total as compiled_total
+except ImportError:  # pragma: no cover - the numpy version below does the same
+    compiled_total = None
+
 VECTOR_BYTES = 32  # the sum kernel is built for AVX2 even on AVX512 machines: 8 float lanes
 ILP = 4
 LEVELS = 4
@@ -281,6 +286,10 @@ def cascade_sum(a: np.ndarray, dims: tuple[int, ...] | None, keepdim: bool = Fal
             if len(_TOTAL_SHAPES) < 4096:
                 _TOTAL_SHAPES[key] = result_shape
         if result_shape is not None:  # everything is summed into one value (the common case)
+            if compiled_total is not None:
+                out = np.empty(result_shape, dtype=a.dtype)
+                compiled_total(a, out)
+                return out
             total = _contiguous_total(a.reshape(-1), VECTOR_BYTES // a.dtype.itemsize)
             return total.reshape(result_shape)
         if ndim == 2 and dims == (0,) and a.shape[1] >= VECTOR_BYTES // a.dtype.itemsize:
