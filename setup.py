@@ -1,9 +1,12 @@
-"""The one compiled part of agraph, optional: without a C compiler it runs the numpy version.
+"""agraph's two compiled files, both optional: without a C compiler agraph makes the same
+calls in numpy and ctypes, more slowly (docs/architecture.md).
 
 Everything else about the package is in pyproject.toml.
 """
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("engine.ops._cascade_sum", ["engine/ops/cascade_sum.c"],
-                             optional=True)])
+setup(ext_modules=[
+    Extension("engine.ops._cascade_sum", ["engine/ops/cascade_sum.c"], optional=True),
+    Extension("engine.ops._mkl_gemm", ["engine/ops/mkl_gemm.c"], optional=True),
+])

@@ -31,6 +31,11 @@ import numpy as np
 
 from engine.threads import torch_threads
 
+try:  # the gemm call without ctypes (engine/ops/mkl_gemm.c); optional, built with a C compiler
+    from engine.ops._mkl_gemm import gemm as compiled_gemm
+except ImportError:  # pragma: no cover - ctypes makes the same call
+    compiled_gemm = None
+
 LIBRARY = "libmkl_rt.so.2"
 INTEL_THREADS = 0  # MKL_Set_Threading_Layer: the OpenMP runtime the wheel ships
 VML_DOMAIN = 3  # MKL_DOMAIN_VML: vector functions are elementwise, one thread gives the same bits
@@ -81,6 +86,7 @@ def library() -> Any:
 
 
 _GEMM: dict[np.dtype, Any] = {}  # dtype -> the typed MKL function, filled by _declare
+_GEMM_ADDRESS: dict[np.dtype, int] = {}  # dtype -> where that function is, for compiled_gemm
 _GEMM_BATCH: dict[np.dtype, Any] = {}  # the same for cblas_?gemm_batch_strided
 _GEMV: dict[np.dtype, Any] = {}
 _DOT: dict[np.dtype, Any] = {}
@@ -92,6 +98,7 @@ def _declare(mkl: Any) -> None:
         gemm = _GEMM[dtype] = getattr(mkl, f"cblas_{letter}gemm")
         gemm.argtypes = [_INT] * 6 + [real, _POINTER, _INT, _POINTER, _INT, real, _POINTER, _INT]
         gemm.restype = None
+        _GEMM_ADDRESS[dtype] = ctypes.cast(gemm, ctypes.c_void_p).value or 0
         batch = _GEMM_BATCH[dtype] = getattr(mkl, f"cblas_{letter}gemm_batch_strided")
         batch.argtypes = ([_INT] * 6 + [real, _POINTER, _INT, _INT, _POINTER, _INT, _INT, real,
                                         _POINTER, _INT, _INT, _INT])
@@ -169,6 +176,10 @@ def gemm(a: np.ndarray, b: np.ndarray, bias: np.ndarray | None = None, alpha: fl
         rows, cols, first, second, ldc = m, n, a, b, m
     trans_a, mem_a, lda = _operand(first, rows, k, swapped)
     trans_b, mem_b, ldb = _operand(second, k, cols, swapped)
+    if compiled_gemm is not None:
+        compiled_gemm(_GEMM_ADDRESS[a.dtype], trans_a, trans_b, rows, cols, k, alpha, mem_a, lda,
+                      mem_b, ldb, 0.0 if bias is None else beta, out, ldc)
+        return out
     product(
         COLUMN_MAJOR, trans_a, trans_b, rows, cols, k, alpha, address(mem_a), lda,
         address(mem_b), ldb, 0.0 if bias is None else beta, address(out), ldc)

@@ -1,0 +1,186 @@
+"""agraph's compiled files against what they replace, bit for bit.
+
+engine/ops/cascade_sum.c is the twin of `_contiguous_total` in engine/ops/numerics.py,
+PyTorch's CPU sum order written with numpy (the oracle cases check that order against
+PyTorch): it must give the same bits for every size (each branch of the order: fewer values
+than a vector, whole groups of 4 vectors, leftover vectors and values, the cascade's chunks
+of 16 and the levels above them) and for every value (infinities, NaN, signed zeros,
+subnormals, magnitudes far apart).
+
+engine/ops/mkl_gemm.c makes engine/ops/mkl.py's MKL gemm call without ctypes: the same
+function with the same arguments, so the same bits, and a call whose sizes or leading
+dimensions do not fit its arrays is refused before MKL sees it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.ops import mkl, numerics
+
+sums = pytest.mark.skipif(
+    numerics.compiled_total is None,
+    reason="engine/ops/cascade_sum.c was not built (no C compiler at install): numpy sums")
+gemms = pytest.mark.skipif(
+    mkl.compiled_gemm is None or mkl.library() is None,
+    reason="engine/ops/mkl_gemm.c was not built (no C compiler at install) or no MKL")
+
+SIZES = [*range(1, 700), 1023, 1024, 1025, 4096 + 37, 8191, 8192, 8192 + 5, 8192 * 16 + 3,
+         33 * 1024 + 17, 131072, 131072 * 2 + 9]
+
+
+def _reference(x: np.ndarray) -> np.ndarray:
+    return numerics._contiguous_total(x, numerics.VECTOR_BYTES // x.itemsize)
+
+
+def _compiled(x: np.ndarray) -> np.ndarray:
+    out = np.empty((), dtype=x.dtype)
+    numerics.compiled_total(x, out)
+    return out
+
+
+def _values(rng: np.random.Generator, size: int, dtype: type) -> np.ndarray:
+    """Values of many magnitudes and both signs, so that every change of order shows."""
+    exponents = rng.integers(-30, 30, size)
+    return (rng.standard_normal(size) * np.exp2(exponents)).astype(dtype)
+
+
+@sums
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_size_gives_the_reference_bits(dtype: type) -> None:
+    rng = np.random.default_rng(7)
+    differ = []
+    for size in SIZES:
+        x = _values(rng, size, dtype)
+        if _compiled(x).tobytes() != _reference(x).tobytes():
+            differ.append(size)
+    assert differ == []
+
+
+@sums
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sums_that_cancel_and_round_agree(dtype: type) -> None:
+    """Values of one magnitude, where a different order changes the last bits."""
+    rng = np.random.default_rng(11)
+    other_orders = 0
+    for size in (100, 257, 1000, 5000, 20000):
+        x = rng.random(size).astype(dtype) * 3 - 1
+        assert _compiled(x).tobytes() == _reference(x).tobytes()
+        other_orders += np.cumsum(x)[-1] != _compiled(x)  # one after another: other bits
+    assert other_orders >= 3  # these inputs tell orders apart
+
+
+@sums
+@pytest.mark.parametrize("values", [
+    [np.inf, 1.0, -2.0], [np.inf, -np.inf, 3.0], [np.nan, 1.0], [-0.0] * 40, [-0.0] * 3,
+    [1e-45, 1e-45, -1e-45] * 30, [3.4e38, 3.4e38, -3.4e38] * 12, [1.0, 1e-8] * 70,
+])
+def test_special_values_agree(values: list[float]) -> None:
+    for dtype in (np.float32, np.float64):
+        x = np.array(values, dtype=dtype)
+        assert _compiled(x).tobytes() == _reference(x).tobytes()
+
+
+@sums
+def test_the_engine_sums_the_same_with_and_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(3)
+    arrays = [_values(rng, 100, np.float32).reshape(100, 1), _values(rng, 60, np.float64),
+              _values(rng, 24, np.float32).reshape(2, 3, 4)]
+    with_it = [numerics.torch_sum(a).tobytes() for a in arrays]
+    monkeypatch.setattr(numerics, "compiled_total", None)
+    assert [numerics.torch_sum(a).tobytes() for a in arrays] == with_it
+
+
+@sums
+@pytest.mark.parametrize("x, out", [
+    (np.zeros(4, np.float32), np.zeros((), np.float64)),  # dtypes differ
+    (np.zeros(4, np.int32), np.zeros((), np.int32)),  # not a float
+    (np.zeros(4, np.float32), np.zeros(2, np.float32)),  # out holds two values
+    (np.zeros((4, 4), np.float32)[:, 0], np.zeros((), np.float32)),  # not contiguous
+])
+def test_what_it_is_not_made_for_is_refused(x: np.ndarray, out: np.ndarray) -> None:
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        numerics.compiled_total(x, out)
+
+
+@sums
+def test_it_never_writes_into_a_read_only_result() -> None:
+    out = np.zeros((), np.float32)
+    out.flags.writeable = False
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        numerics.compiled_total(np.ones(5, np.float32), out)
+    assert out == 0
+
+
+def _products(rng: np.random.Generator, dtype: type) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Operand pairs in every layout mkl.gemm passes on: row- and column-major, transposed
+    views, a strided slice (copied first), one-column and one-row results."""
+    def matrix(rows: int, cols: int) -> np.ndarray:
+        return rng.standard_normal((rows, cols)).astype(dtype)
+
+    wide = matrix(16, 40)
+    return [(matrix(32, 4), matrix(4, 16)), (matrix(32, 16), matrix(16, 1)),
+            (matrix(1, 32), matrix(32, 16)), (matrix(16, 32).T, matrix(32, 4)),
+            (matrix(5, 7), matrix(9, 7).T), (wide[:, ::2], matrix(20, 3)),
+            (np.asfortranarray(matrix(33, 65)), matrix(65, 17)), (matrix(3, 300), matrix(300, 2))]
+
+
+@gemms
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_gemm_gives_the_ctypes_bits(dtype: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(5)
+    cases = _products(rng, dtype)
+    biases = [rng.standard_normal(b.shape[1]).astype(dtype) for _, b in cases]
+    compiled = [mkl.gemm(a, b).tobytes() + mkl.gemm(a, b, bias, 0.5, 2.0).tobytes()
+                for (a, b), bias in zip(cases, biases, strict=True)]
+    monkeypatch.setattr(mkl, "compiled_gemm", None)
+    through_ctypes = [mkl.gemm(a, b).tobytes() + mkl.gemm(a, b, bias, 0.5, 2.0).tobytes()
+                      for (a, b), bias in zip(cases, biases, strict=True)]
+    assert compiled == through_ctypes
+    a, b = cases[0]
+    assert np.allclose(mkl.gemm(a, b), a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
+
+
+def _call(a: np.ndarray, b: np.ndarray, c: np.ndarray, rows: int, cols: int, depth: int,
+          lda: int, ldb: int, ldc: int, address: int | None = None) -> None:
+    """C = A B for column-major A (rows x depth), B (depth x cols), C (rows x cols)."""
+    assert mkl.compiled_gemm is not None
+    where = mkl._GEMM_ADDRESS[np.dtype(np.float32)] if address is None else address
+    mkl.compiled_gemm(where, mkl.NO_TRANSPOSE, mkl.NO_TRANSPOSE, rows, cols, depth, 1.0, a, lda,
+                      b, ldb, 0.0, c, ldc)
+
+
+@gemms
+def test_gemm_call_that_fits_its_arrays_runs() -> None:
+    a, b = np.ones((4, 3), np.float32, order="F"), np.ones((3, 2), np.float32, order="F")
+    c = np.zeros((4, 2), np.float32, order="F")
+    _call(a, b, c, 4, 2, 3, 4, 3, 4)
+    assert (c == 3).all()
+
+
+@gemms
+@pytest.mark.parametrize("change", [
+    {"rows": 5}, {"cols": 3}, {"depth": 4}, {"lda": 3}, {"ldb": 2}, {"ldc": 3}, {"ldc": 5},
+    {"address": 0}, {"c": np.zeros((4, 2), np.float64, order="F")},
+    {"c": np.zeros((4, 2), np.float32)[::-1]}, {"c": np.zeros((4, 2), np.float32)[:0]},
+])
+def test_gemm_call_that_does_not_fit_is_refused(change: dict) -> None:
+    arguments = {"a": np.ones((4, 3), np.float32, order="F"),
+                 "b": np.ones((3, 2), np.float32, order="F"),
+                 "c": np.zeros((4, 2), np.float32, order="F"),
+                 "rows": 4, "cols": 2, "depth": 3, "lda": 4, "ldb": 3, "ldc": 4} | change
+    before = arguments["c"].copy()
+    with pytest.raises((ValueError, TypeError, BufferError)):
+        _call(**arguments)
+    assert (arguments["c"] == before).all()
+
+
+@gemms
+def test_gemm_never_writes_into_a_read_only_result() -> None:
+    a, b = np.ones((4, 3), np.float32, order="F"), np.ones((3, 2), np.float32, order="F")
+    c = np.zeros((4, 2), np.float32, order="F")
+    c.flags.writeable = False
+    with pytest.raises((ValueError, TypeError, BufferError)):
+        _call(a, b, c, 4, 2, 3, 4, 3, 4)
+    assert (c == 0).all()
