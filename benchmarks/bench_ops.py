@@ -19,6 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import engine.api  # noqa: E402,F401  (binds Tensor's operators to the torch functions)
 from engine.creation import tensor  # noqa: E402
 from engine.tensor import Tensor  # noqa: E402
 
@@ -90,6 +91,35 @@ def main() -> None:
 
     print(f"\none training step (mul, add, sum, backward into two leaves): "
           f"{per_call(step, max(1, number // 10)):.1f} us")
+    compiled_beside_python(number)
+
+
+def compiled_beside_python(number: int) -> None:
+    """The two optional C files beside the Python code they stand in for (same bits)."""
+    from engine.ops import mkl, numerics  # noqa: PLC0415 - after the path is set up
+
+    values = (np.arange(100, dtype=np.float32) * np.float32(0.37)).reshape(100, 1)
+    flat = values.reshape(-1)
+    print("\ncompiled beside Python (us a call; n/a where the C file was not built)")
+    if numerics.compiled_total is not None:
+        out = np.empty((), np.float32)
+        compiled = per_call(lambda: numerics.compiled_total(values, out), number)
+        python = per_call(lambda: numerics._contiguous_total(flat, 8), number)
+        print(f"{'torch-order sum, 100 float32':36} C {compiled:6.2f}  numpy {python:6.2f}")
+    else:
+        print(f"{'torch-order sum, 100 float32':36} n/a")
+    a = np.ones((32, 4), np.float32)
+    b = np.ones((4, 16), np.float32)
+    if mkl.compiled_gemm is not None and mkl.library() is not None:
+        compiled = per_call(lambda: mkl.gemm(a, b), number)
+        saved, mkl.compiled_gemm = mkl.compiled_gemm, None
+        try:
+            through_ctypes = per_call(lambda: mkl.gemm(a, b), number)
+        finally:
+            mkl.compiled_gemm = saved
+        print(f"{'MKL product 32x4 @ 4x16':36} C {compiled:6.2f}  ctypes {through_ctypes:6.2f}")
+    else:
+        print(f"{'MKL product 32x4 @ 4x16':36} n/a")
 
 
 if __name__ == "__main__":
