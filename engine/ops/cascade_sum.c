@@ -2,7 +2,7 @@
  * (aten/src/ATen/native/cpu/SumKernel.cpp, one thread), bit for bit.
  *
  * This is the compiled twin of `_contiguous_total` in engine/ops/numerics.py, which holds the
- * description of the order and stays the reference: tests/test_numerics_compiled.py checks
+ * description of the order and stays the reference: tests/test_engine_compiled.py checks
  * that both give the same bits. A training loop sums small tensors several times a step; in
  * numpy the order takes eight calls (about 4 us for 100 values), here one (about 0.2 us;
  * benchmarks/bench_ops.py prints both).
