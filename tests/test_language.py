@@ -243,7 +243,7 @@ def test_self_referencing_list_prints_like_python() -> None:
     ("x = (1).real", "AttributeError", 1, 5),
     ("x = 1\ny = x._data", "AttributeError", 2, 5),
     ("x = 1\ny = x.__init__", "AttributeError", 2, 5),
-    ("import torch\nclass A(torch.nn.Module):\n    pass\na = A()\nb = a._parameters",
+    ("import torch\nclass A(torch.nn.Module):\n    pass\na = A()\nb = a._named_modules",
      "AttributeError", 5, 5),
     # the shapes compiled.py runs as closures, also on a loop's later iterations
     ("x = 1\ny = x + 2 + undefined", "NameError", 2, 13),

@@ -403,8 +403,11 @@ def named_tensors(name: str, value: Any) -> list[tuple[str, Tensor]]:
     if isinstance(value, Module):
         if "_parameters" not in value.__dict__:  # before its __init__ ran (`self` bound)
             return []
-        return [(f"{name}.{key}", p) for key, p in itertools.islice(
-            value.named_parameters(), 64)]
+        try:
+            return [(f"{name}.{key}", p) for key, p in itertools.islice(
+                value.named_parameters(), 64) if isinstance(p, Tensor)]
+        except (AttributeError, TypeError):  # the program put something else than modules
+            return []  # into `m._modules` (or `_parameters`): PyTorch fails to walk it too
     if any("_agraph_members" in klass.__dict__ for klass in type(value).__mro__):
         own = getattr(value, "__dict__", {})  # an object of a program class: `self.a`
         return [(f"{name}.{key}", v) for key, v in itertools.islice(own.items(), 64)

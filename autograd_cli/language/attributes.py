@@ -10,6 +10,7 @@ from its state (`OPEN_ATTRS`). Of the dunder names only `__name__`, `__doc__` (a
 from __future__ import annotations
 
 import ast
+import sys
 from typing import TYPE_CHECKING, Any
 
 from autograd_cli.language import classes, definitions
@@ -36,6 +37,23 @@ EXCEPTION_ATTRIBUTES: dict[type, frozenset[str]] = {
     **{kind: frozenset({"errno", "strerror", "filename"}) for kind in (OSError,
                                                                        FileNotFoundError)},
 }
+
+# nn.Module's tables of its children, parameters and buffers: private in name, but tutorials
+# read them (d2l's MySequential fills `self._modules[str(i)]` and walks `.values()`)
+MODULE_TABLES = frozenset({"_modules", "_parameters", "_buffers"})
+
+
+def _module_table(value: Any, name: str) -> Any:
+    """`module._modules` (or `_parameters`, `_buffers`): the module's own dict, as in PyTorch;
+    MISSING when `value` is not a module (engine.nn not loaded: then nothing is a module)."""
+    loaded = sys.modules.get("engine.nn.module")
+    if loaded is None or not isinstance(value, loaded.Module):
+        return classes.MISSING
+    table = value.__dict__.get(name)
+    if table is None:  # before nn.Module.__init__ ran
+        raise AttributeError(f"'{type(value).__name__}' object has no attribute '{name}'")
+    return table
+
 
 # A namedtuple's methods and fields that start with "_" by design (not _make: it would take
 # any iterable in one C call, past the interpreter's counted iteration).
@@ -74,6 +92,10 @@ class AttributeAccess:
                 return getattr(value, name)  # a namedtuple's own public API
             if not name.startswith("__") and classes.owns_private(value, name):
                 return classes.read_attribute(value, name, self._engine_attribute)
+            if name in MODULE_TABLES:
+                table = _module_table(value, name)
+                if table is not classes.MISSING:
+                    return table
             return self._dunder_attribute(value, name)
         if classes.is_program_instance(value) or (
                 kind is type and classes.is_program_class(value)):
