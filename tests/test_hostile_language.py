@@ -9,7 +9,6 @@ program (no `except`, `finally` or `__exit__` of the program runs for it).
 from __future__ import annotations
 
 import re
-import shutil
 import textwrap
 from typing import Any
 
@@ -17,7 +16,6 @@ import pytest
 
 from autograd_cli.language.interpreter import run_program
 from autograd_cli.language.limits import Limits
-from tests.conftest import run_agraph
 
 # (name, program, line of the error, its type, limits)
 HOSTILE: list[tuple[str, str, int, str, dict[str, Any]]] = [
@@ -762,39 +760,3 @@ def test_a_library_s_exception_hands_out_its_message_not_its_objects() -> None:
     assert code == 1 and stdout == "1 str True\n"
     assert stderr.startswith("t.expr:6:5: TypeError: 'str' object is not callable"), stderr
 
-
-MODULE_TABLE_JUNK = """\
-import torch
-from torch import nn
-m = nn.Linear(2, 2)
-m._modules['x'] = 5
-m._parameters['w2'] = "text"
-m._buffers['b2'] = [1, 2]
-y = m(torch.ones(1, 2)).sum()
-"""
-
-
-@pytest.mark.parametrize("args", [["run"], ["run", "--json"], ["render", "--svg"],
-                                  ["run", "--table"]], ids=" ".join)
-def test_what_a_program_puts_in_a_module_s_tables_never_breaks_agraph(
-        args: list[str], tmp_path: Any) -> None:
-    """`m._modules` and its siblings are the module's own dicts (as in PyTorch, where tutorials
-    fill them); whatever the program puts there, the run ends as PyTorch's would and the views
-    drawn after it do not fail."""
-    program = tmp_path / "t.expr"
-    program.write_text(MODULE_TABLE_JUNK, encoding="utf-8")
-    if args[0] == "render" and shutil.which("dot") is None:
-        pytest.skip("Graphviz's dot is not installed")
-    result = run_agraph(args[0], str(program), *args[1:])
-    assert result.returncode == 0, result.stderr.decode()
-    assert b"internal error" not in result.stderr and b"Traceback" not in result.stderr
-
-
-def test_a_module_s_tables_cannot_be_replaced() -> None:
-    code, _, stderr = cli_output("""\
-        import torch
-        m = torch.nn.Linear(2, 2)
-        m._modules = {}
-        """)
-    assert code == 1 and stderr.startswith("t.expr:3:1: AttributeError: cannot set attribute "
-                                           "'_modules'"), stderr
