@@ -644,7 +644,7 @@ class SplitWithSizes(Split):
 
 @public(method=True, torch=False)
 def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
-    """Tensor.split; torch.split is `split_function` below (its size argument named apart)."""
+    """Tensor.split; torch.split names its size argument apart (engine/functional/shape.py)."""
     d = normalize_dim(dim, tensor.ndim)
     size = tensor.shape_tuple[d]
     op: type[Split]
@@ -664,13 +664,6 @@ def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
         sizes = [min(split_size, size - s) for s in range(0, size, split_size)] or [0]
         op = Split
     return tuple(view_of(tensor, out) for out in op.apply(tensor, sizes=sizes, dim=d))
-
-
-@public(name="split", method=False)
-def split_function(tensor: Tensor, split_size_or_sections: Any,
-                   dim: int = 0) -> tuple[Tensor, ...]:
-    """torch.split: Tensor.split with the size argument named as torch.split names it."""
-    return split(tensor, split_size_or_sections, dim)
 
 
 @public(method=True)
