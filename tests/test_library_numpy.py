@@ -97,6 +97,15 @@ PROGRAMS = {
         W[0][(1, 0)] -= 0.25
         print(W, next(iter(np.ndenumerate(a))))
     """,
+    "the type of an element, named by its dtype": """
+        import numpy as np
+        a = np.ones(3, dtype=np.float32)
+        print(type(a[0]).__name__, type(np.float32(2)).__name__, type(a.sum()), type(np.int64(3)))
+        print(type(a[0]), type(np.arange(3)[1]), type(np.arange(3, dtype=np.uint8)[1]))
+        print(type(np.ones(2)[0]), type(a.mean() * 2), type(np.float16(1.5) + 1))
+        print(a[0] + a[1], np.float32(0.1) * 3, -np.int32(4), np.sqrt(np.float64(2)))
+        print(a[0] == 1.0, int(np.int8(5)) + 1, np.array([a[0], a[1]]))
+    """,
     "split": """
         import numpy as np
         y = np.arange(12)
