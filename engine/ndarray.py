@@ -159,6 +159,20 @@ NumpyInt.__name__ = NumpyInt.__qualname__ = "signedinteger"
 NumpyFloat.__module__ = NumpyInt.__module__ = "numpy"
 
 
+def _named(base: type, numpy_type: type) -> type:
+    """The kind of element `type(a[0])` shows, named as numpy names it (`numpy.float32`)."""
+    kind = type(numpy_type.__name__, (base,), {"__slots__": ()} if base is NumpyFloat else {})
+    kind.__module__ = "numpy"
+    return kind
+
+
+# numpy's dtype -> the class of its elements here
+_KIND_OF: dict[np.dtype, type] = {
+    np.dtype(t): _named(NumpyFloat, t) for t in (np.float16, np.float32, np.float64)} | {
+    np.dtype(t): _named(NumpyInt, t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                               np.uint16, np.uint32, np.uint64)}
+
+
 def _scalar_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
     def operator(self: _NumpyScalar, other: Any) -> Any:
         if isinstance(other, _NumpyScalar):
@@ -185,9 +199,9 @@ def scalar(value: Any) -> Any:
     """An element as a program sees it: a NumpyFloat or NumpyInt, or a Python bool / complex /
     str."""
     if isinstance(value, np.floating):
-        return NumpyFloat(value)
+        return _KIND_OF.get(value.dtype, NumpyFloat)(value)
     if isinstance(value, np.integer):
-        return NumpyInt(value)
+        return _KIND_OF.get(value.dtype, NumpyInt)(value)
     if isinstance(value, np.generic):
         return value.item()
     return value
@@ -218,7 +232,7 @@ def unwrap(value: Any) -> Any:
         return value._array
     if kind in (int, float, bool, str, slice) or value is None:
         return value
-    if kind is NumpyFloat or kind is NumpyInt:
+    if isinstance(value, _NumpyScalar):
         return value._scalar
     if kind is NumpyDType:
         return value._dtype

@@ -24,6 +24,12 @@ DEPRECATION = ("TypedStorage is deprecated. It will be removed in the future and
                "storages directly.  To access UntypedStorage directly, use "
                "tensor.untyped_storage() instead of tensor.storage()")
 _STATE = {"warned": False}
+# `t.data_ptr()`: a run numbers the memory blocks it is asked about in that order and places
+# each 4 GiB after the one before (more than a run may hold), so two tensors give the same
+# pointer exactly when they start at the same element of the same memory, as in PyTorch.
+_POINTER_BASE = 0x7F1000000000
+_POINTER_STEP = 1 << 32
+_blocks: dict[int, tuple[np.ndarray, int]] = {}  # id(owner) -> (owner, number): kept alive
 # The C++ types PyTorch's overflow message names (float16 and float64 values never overflow).
 C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int",
            "int64": "int64_t", "float32": "float"}
@@ -32,6 +38,7 @@ C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "i
 def reset() -> None:
     """A fresh run warns again (engine/api.py's reset_state)."""
     _STATE["warned"] = False
+    _blocks.clear()
 
 
 def _owner(array: np.ndarray) -> np.ndarray:
@@ -140,3 +147,14 @@ def storage_offset(input: Tensor) -> int:  # noqa: A002
     array = input.array
     return (_address(array) - _address(_owner(array))) // max(array.itemsize, 1)
 
+
+
+@public(torch=False, method=True)
+def data_ptr(input: Tensor) -> int:  # noqa: A002
+    """The address of the tensor's first element (0 for a tensor without elements)."""
+    array = input.array
+    if array.size == 0:
+        return 0
+    owner = _owner(array)
+    number = _blocks.setdefault(id(owner), (owner, len(_blocks)))[1]
+    return _POINTER_BASE + number * _POINTER_STEP + _address(array) - _address(owner)

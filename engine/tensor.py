@@ -75,10 +75,13 @@ class Tensor(TensorOperators):
         byte char short ndimension nbytes itemsize
         """.split())
     SETTABLE_ATTRS = frozenset({"requires_grad", "data", "grad"})
+    # a program may set attributes of its own on a tensor (`inp.g = grad`), which PyTorch keeps
+    # in the tensor's __dict__: they live in `program_attributes`
+    OPEN_ATTRS = True
 
     __slots__ = ("array", "_requires_grad", "_grad", "_grad_fn", "output_nr", "_version",
                  "_retains_grad", "_accumulator", "_base", "_view_version", "_hooks",
-                 "_inference", "_nograd_view", "__weakref__")
+                 "_inference", "_nograd_view", "_attributes", "__weakref__")
 
     def __init__(self, *args: Any, dtype: Any = None, requires_grad: bool = False) -> None:
         """`torch.Tensor(list)` or `torch.Tensor(2, 3)`: float32 (the legacy constructor)."""
@@ -95,6 +98,15 @@ class Tensor(TensorOperators):
         self._init(array)
         if requires_grad:
             self.requires_grad_(True)
+
+    @property
+    def program_attributes(self) -> dict[str, Any]:
+        """The attributes the program set on this tensor (made on first use: most have none)."""
+        try:
+            return self._attributes
+        except AttributeError:
+            self._attributes: dict[str, Any] = {}
+            return self._attributes
 
     def _init(self, array: np.ndarray) -> None:
         self.array = array

@@ -85,6 +85,27 @@ PROGRAMS = {
         print(np.fft.fft(np.array([1.0, 2.0, 1.0, 0.0])), np.fft.fftfreq(4, 0.5))
         print(np.fft.rfft(np.ones(4)), np.fft.ifft(np.fft.fft(np.arange(3.0))).real)
     """,
+    "ndenumerate, with in-place updates by index (a finite-difference gradient)": """
+        import numpy as np
+        a = np.array([[1.5, 2.0], [3.0, 4.25]], dtype=np.float32)
+        for index, value in np.ndenumerate(a):
+            print(index, value, value * 2)
+            a[index] += 0.5
+        print(a, list(np.ndenumerate([[1, 2], [3, 4]])))
+        print(list(np.ndenumerate(np.zeros((0, 2)))), list(np.ndenumerate(7)))
+        W = [np.ones((2, 1)), np.zeros(2)]
+        W[0][(1, 0)] -= 0.25
+        print(W, next(iter(np.ndenumerate(a))))
+    """,
+    "the type of an element, named by its dtype": """
+        import numpy as np
+        a = np.ones(3, dtype=np.float32)
+        print(type(a[0]).__name__, type(np.float32(2)).__name__, type(a.sum()), type(np.int64(3)))
+        print(type(a[0]), type(np.arange(3)[1]), type(np.arange(3, dtype=np.uint8)[1]))
+        print(type(np.ones(2)[0]), type(a.mean() * 2), type(np.float16(1.5) + 1))
+        print(a[0] + a[1], np.float32(0.1) * 3, -np.int32(4), np.sqrt(np.float64(2)))
+        print(a[0] == 1.0, int(np.int8(5)) + 1, np.array([a[0], a[1]]))
+    """,
     "split": """
         import numpy as np
         y = np.arange(12)

@@ -513,7 +513,8 @@ def test_attribute_names_for_the_language() -> None:
         for name in public:
             getattr(layer, name)
     assert {"weight", "bias", "in_features", "out_features"} <= nn.Linear.PUBLIC_ATTRS
-    assert nn.Linear.SETTABLE_ATTRS == {"weight", "bias"}
+    assert nn.Linear.SETTABLE_ATTRS == {"weight", "bias", "training"}
+    assert nn.ReLU.SETTABLE_ATTRS == nn.Module.SETTABLE_ATTRS == {"training"}
     assert "inplace" in nn.ReLU.PUBLIC_ATTRS and "reduction" in nn.MSELoss.PUBLIC_ATTRS
     optimizer = optim.SGD(layers[0].parameters(), lr=0.1)
     for name in optim.SGD.PUBLIC_ATTRS:

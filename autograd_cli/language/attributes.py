@@ -55,6 +55,12 @@ def _module_table(value: Any, name: str) -> Any:
     return table
 
 
+def _is_bare_module(value: Any) -> bool:
+    """A plain `nn.Module()`, which a program builds by assignment (`module.param = ...`)."""
+    loaded = sys.modules.get("engine.nn.module")
+    return loaded is not None and type(value) is loaded.Module
+
+
 # A namedtuple's methods and fields that start with "_" by design (not _make: it would take
 # any iterable in one C call, past the interpreter's counted iteration).
 NAMEDTUPLE_API = frozenset({"_asdict", "_replace", "_fields", "_field_defaults"})
@@ -132,6 +138,8 @@ class AttributeAccess:
         registered = classes.registered_member(value, name)  # `seq.hidden_linear`: a named child
         if registered is not classes.MISSING:
             return registered
+        if _is_bare_module(value) and name in value.__dict__:
+            return value.__dict__[name]  # what the program set on a plain nn.Module()
         if kind.__module__ == "builtins" and not hasattr(kind, name):  # Python's own message
             raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}'")
         raise AttributeError(f"'{kind.__name__}' object has no attribute '{name}' (or agraph "
@@ -202,6 +210,9 @@ class AttributeAccess:
         if classes.is_program_instance(value) or (kind is type
                                                   and classes.is_program_class(value)):
             classes.write_attribute(value, name, new_value)
+            return
+        if _is_bare_module(value) and name not in kind.PUBLIC_ATTRS:
+            setattr(value, name, new_value)  # a Parameter or Module registered, as in PyTorch
             return
         if getattr(kind, "OPEN_ATTRS", False) and name not in kind.PUBLIC_ATTRS:
             value.program_attributes[name] = new_value

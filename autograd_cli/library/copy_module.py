@@ -2,10 +2,11 @@
 
 `deepcopy` walks an allow-list: numbers, strings and other immutables (kept), containers
 (copied item by item, a value reached twice copied once), tensors (a leaf's data and
-`requires_grad` copied, its grad too, as `Tensor.__deepcopy__`; a non-leaf refused with
-PyTorch's error), parameters, numpy arrays, nn.Modules and a program's own objects (their
-attributes copied). Functions, classes and modules are kept, as Python keeps them. Anything
-else is refused by name rather than copied blindly.
+`requires_grad` copied, its grad and a plain tensor's own attributes too, as
+`Tensor.__deepcopy__`; a non-leaf refused with PyTorch's error), parameters, numpy arrays,
+nn.Modules and a program's own objects (their attributes copied). Functions, classes and
+modules are kept, as Python keeps them. Anything else is refused by name rather than copied
+blindly.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ def deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
         memo[key] = result
         if value.grad is not None:
             result.grad = deepcopy(value.grad, memo)
+        if not isinstance(value, Parameter):  # Parameter.__deepcopy__ leaves them behind
+            for name, item in value.program_attributes.items():
+                result.program_attributes[name] = deepcopy(item, memo)
         return result
     if isinstance(value, NumpyArray):
         result = memo[key] = NumpyArray(_copied_array(value._array))

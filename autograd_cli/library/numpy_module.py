@@ -27,12 +27,14 @@ from autograd_cli.language.memory import check_text
 from autograd_cli.language.objects import BuiltinType, Namespace
 from autograd_cli.library import numpy_printing, numpy_random
 from engine import budget
+from engine.addresses import address_of
 from engine.ndarray import (
     NumpyArray,
     ScalarType,
     check_broadcast,
     check_result,
     matmul_checked,
+    unwrap,
     unwrap_all,
     wrap,
 )
@@ -354,6 +356,26 @@ class Polynomial:
         return repr(self._poly)
 
 
+class NdEnumerate:
+    """`np.ndenumerate(a)`: each element with its index tuple, in C order, as numpy yields them
+    (its elements numpy scalars; a list or number is an array first)."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+
+    def __init__(self, array: Any) -> None:
+        self._pairs = np.ndenumerate(np.asarray(unwrap(array)))
+
+    def __iter__(self) -> NdEnumerate:
+        return self
+
+    def __next__(self) -> tuple[tuple[int, ...], Any]:
+        index, value = next(self._pairs)
+        return index, wrap(value)
+
+    def __repr__(self) -> str:
+        return f"<numpy.ndenumerate object at {address_of(self)}>"
+
+
 def _functions(module: Any, families: dict[str, Callable[..., None]]) -> dict[str, Any]:
     return {name: _family(getattr(module, name), size) for name, size in families.items()
             if hasattr(module, name)}
@@ -389,7 +411,8 @@ def namespace(runtime: Any, name: str) -> Namespace:
     families.update(SIZED)
     members: dict[str, Any] = _functions(np, families)
     members.update({"matmul": _matmul, "dot": _dot, "append": _append,
-                    "poly1d": BuiltinType(Polynomial, Polynomial)})
+                    "poly1d": BuiltinType(Polynomial, Polynomial),
+                    "ndenumerate": BuiltinType(NdEnumerate, NdEnumerate)})
     members.update({dtype: ScalarType(getattr(np, dtype)) for dtype in DTYPES})
     members.update({"float_": ScalarType(np.float64), "int_": ScalarType(np.int64),
                     "pi": np.pi, "e": np.e, "inf": np.inf, "nan": np.nan, "newaxis": None,

@@ -383,6 +383,13 @@ def _even_split(a: Tensor, sections: Any, dim: int, name: str) -> tuple[Tensor, 
     return tensor_split(a, sections, dim)
 
 
+@public(name="split", method=False)
+def split_function(tensor: Tensor, split_size_or_sections: Any,
+                   dim: int = 0) -> tuple[Tensor, ...]:
+    """torch.split: Tensor.split with the size argument named as torch.split names it."""
+    return shape_ops.split(tensor, split_size_or_sections, dim)
+
+
 @public(method=True)
 def hsplit(a: Tensor, sections: Any) -> tuple[Tensor, ...]:
     if a.ndim < 1:

@@ -243,7 +243,7 @@ class PReLU(Module):
     """A learnable slope for x < 0: one (default) or one per channel, initialised to `init`."""
 
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "num_parameters", "init"}
-    SETTABLE_ATTRS = frozenset({"weight"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({"weight"})
 
     def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None,
                  dtype: Any = None) -> None:

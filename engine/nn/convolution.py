@@ -31,7 +31,7 @@ class _ConvNd(Module):
         "weight", "bias", "in_channels", "out_channels", "kernel_size", "stride", "padding",
         "dilation", "groups", "padding_mode", "output_padding", "transposed",
         "reset_parameters"}
-    SETTABLE_ATTRS = frozenset({"weight", "bias"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({"weight", "bias"})
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,

@@ -44,7 +44,7 @@ class Linear(Module):
 
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "bias", "in_features", "out_features",
                                           "reset_parameters"}
-    SETTABLE_ATTRS = frozenset({"weight", "bias"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({"weight", "bias"})
 
     def reset_parameters(self) -> None:
         """kaiming_uniform_(weight, a=sqrt(5)) and bias ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
@@ -109,7 +109,7 @@ class Embedding(Module):
                                           "padding_idx", "max_norm", "norm_type",
                                           "from_pretrained"}
     CLASS_ATTRS = frozenset({"from_pretrained"})  # read from the class itself
-    SETTABLE_ATTRS = frozenset({"weight"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({"weight"})
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
                  max_norm: Any = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
@@ -168,7 +168,7 @@ class LayerNorm(Module):
 
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "bias", "normalized_shape", "eps",
                                           "elementwise_affine"}
-    SETTABLE_ATTRS = frozenset({"weight", "bias"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({"weight", "bias"})
 
     def __init__(self, normalized_shape: Any, eps: float = 1e-5,
                  elementwise_affine: bool = True, bias: bool = True, device: Any = None,

@@ -74,7 +74,7 @@ class Module:
     For the language: `PUBLIC_ATTRS` / `SETTABLE_ATTRS` are plain class-level frozensets, as
     for every engine class. Each layer adds the attributes it sets in `__init__` (`Linear`:
     `weight bias in_features out_features`); a program cannot define classes, so no module it
-    holds has attributes beyond its class's. Assignable are a layer's parameters
+    holds has attributes beyond its class's. Assignable are `training` and a layer's parameters
     (`model.weight = nn.Parameter(...)`; a plain tensor is refused with torch's TypeError).
     """
 
@@ -85,7 +85,8 @@ class Module:
         register_full_backward_hook add_module register_parameter
         register_buffer buffers named_buffers register_backward_hook apply extra_repr
         """.split())
-    SETTABLE_ATTRS: frozenset[str] = frozenset()
+    # `m.training = False` changes m alone (`m.train(False)` its submodules too)
+    SETTABLE_ATTRS: frozenset[str] = frozenset({"training"})
 
     _parameters: dict[str, Parameter | None]
     _modules: dict[str, Module | None]

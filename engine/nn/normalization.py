@@ -21,7 +21,7 @@ class _BatchNorm(Module):
         "weight", "bias", "running_mean", "running_var", "num_batches_tracked", "num_features",
         "eps", "momentum", "affine", "track_running_stats", "reset_parameters",
         "reset_running_stats"}
-    SETTABLE_ATTRS = frozenset({"weight", "bias", "momentum", "eps"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({"weight", "bias", "momentum", "eps"})
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True, track_running_stats: bool = True, device: Any = None,
@@ -92,7 +92,7 @@ class GroupNorm(Module):
 
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "bias", "num_groups", "num_channels", "eps",
                                           "affine", "reset_parameters"}
-    SETTABLE_ATTRS = frozenset({"weight", "bias", "eps"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({"weight", "bias", "eps"})
 
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
                  affine: bool = True, device: Any = None, dtype: Any = None, *,
@@ -147,7 +147,7 @@ class RMSNorm(Module):
 
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"weight", "normalized_shape", "eps",
                                           "elementwise_affine", "reset_parameters"}
-    SETTABLE_ATTRS = frozenset({"weight", "eps"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({"weight", "eps"})
 
     def __init__(self, normalized_shape: Any, eps: float | None = None,
                  elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None:

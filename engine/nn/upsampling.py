@@ -166,8 +166,8 @@ class Upsample(Module):
 
     PUBLIC_ATTRS = Module.PUBLIC_ATTRS | {"size", "scale_factor", "mode", "align_corners",
                                           "recompute_scale_factor", "name"}
-    SETTABLE_ATTRS = frozenset({"size", "scale_factor", "mode", "align_corners",
-                                "recompute_scale_factor"})
+    SETTABLE_ATTRS = Module.SETTABLE_ATTRS | frozenset({
+        "size", "scale_factor", "mode", "align_corners", "recompute_scale_factor"})
 
     def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
                  align_corners: bool | None = None,

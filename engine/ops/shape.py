@@ -642,8 +642,9 @@ class SplitWithSizes(Split):
     grad_fn_name = "SplitWithSizesBackward0"
 
 
-@public(method=True)
+@public(method=True, torch=False)
 def split(tensor: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Tensor.split; torch.split names its size argument apart (engine/functional/shape.py)."""
     d = normalize_dim(dim, tensor.ndim)
     size = tensor.shape_tuple[d]
     op: type[Split]
