@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
@@ -23,13 +24,14 @@ DEPRECATION = ("TypedStorage is deprecated. It will be removed in the future and
                "will be the only storage class. This should only matter to you if you are using "
                "storages directly.  To access UntypedStorage directly, use "
                "tensor.untyped_storage() instead of tensor.storage()")
-_STATE = {"warned": False}
+_STATE = {"warned": False, "blocks numbered": 0}
 # `t.data_ptr()`: a run numbers the memory blocks it is asked about in that order and places
 # each 4 GiB after the one before (more than a run may hold), so two tensors give the same
 # pointer exactly when they start at the same element of the same memory, as in PyTorch.
+# A block is held weakly: once freed, a new block that gets its id gets a new number.
 _POINTER_BASE = 0x7F1000000000
 _POINTER_STEP = 1 << 32
-_blocks: dict[int, tuple[np.ndarray, int]] = {}  # id(owner) -> (owner, number): kept alive
+_blocks: dict[int, tuple[weakref.ref[np.ndarray], int]] = {}  # id(owner) -> (owner, number)
 # The C++ types PyTorch's overflow message names (float16 and float64 values never overflow).
 C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int",
            "int64": "int64_t", "float32": "float"}
@@ -38,6 +40,7 @@ C_TYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "i
 def reset() -> None:
     """A fresh run warns again (engine/api.py's reset_state)."""
     _STATE["warned"] = False
+    _STATE["blocks numbered"] = 0
     _blocks.clear()
 
 
@@ -156,5 +159,8 @@ def data_ptr(input: Tensor) -> int:  # noqa: A002
     if array.size == 0:
         return 0
     owner = _owner(array)
-    number = _blocks.setdefault(id(owner), (owner, len(_blocks)))[1]
-    return _POINTER_BASE + number * _POINTER_STEP + _address(array) - _address(owner)
+    known = _blocks.get(id(owner))
+    if known is None or known[0]() is not owner:
+        known = _blocks[id(owner)] = (weakref.ref(owner), _STATE["blocks numbered"])
+        _STATE["blocks numbered"] += 1
+    return _POINTER_BASE + known[1] * _POINTER_STEP + _address(array) - _address(owner)

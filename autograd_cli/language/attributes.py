@@ -211,7 +211,7 @@ class AttributeAccess:
                                                   and classes.is_program_class(value)):
             classes.write_attribute(value, name, new_value)
             return
-        if _is_bare_module(value) and name not in kind.PUBLIC_ATTRS:
+        if _is_bare_module(value) and name not in kind.PUBLIC_ATTRS and not hasattr(kind, name):
             setattr(value, name, new_value)  # a Parameter or Module registered, as in PyTorch
             return
         if getattr(kind, "OPEN_ATTRS", False) and name not in kind.PUBLIC_ATTRS:
