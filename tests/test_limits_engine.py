@@ -209,6 +209,21 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
         p = torch.nn.Parameter(torch.zeros(30000000))
         torch.set_printoptions(threshold=float("inf"))
         s = repr(p)""", {}, 3, "--max-memory", "printing"),
+    # resizes and adaptive pools: their output (and its float64 work) sized first
+    ("interpolate_size", """
+        x = torch.ones(1, 1, 100, 100)
+        y = torch.nn.functional.interpolate(x, size=(16000, 16000))""", {}, 2, "--max-elements",
+     "[1, 1, 16000, 16000]"),
+    ("upsample_scale_factor", """
+        y = torch.nn.Upsample(scale_factor=1000)(torch.ones(1, 1, 100, 100))""", {}, 1,
+     "--max-elements", "[1, 1, 100000, 100000]"),
+    ("adaptive_avg_pool_output", """
+        y = torch.nn.AdaptiveAvgPool2d((12000, 12000))(torch.ones(1, 1, 100, 100))""", {}, 1,
+     "--max-elements", "[1, 1, 12000, 12000]"),
+    ("adaptive_avg_pool_windows", """
+        x = torch.ones(1, 1, 20000, 1)
+        y = torch.nn.AdaptiveAvgPool2d((20000, 1))(x)""", {}, 2, "--max-memory",
+     "the windows of an adaptive pool to [20000, 1]"),
     # ops without a check of their own: the total is checked after each big new array
     ("total_after_elementwise_ops", """
         x = torch.zeros(5000000)
