@@ -338,6 +338,13 @@ CASES: dict[str, tuple[str, tuple[str, ...], int, str]] = {
         import itertools
         t = itertools.tee([1], 10**9)
         """, (), 2, LIST),
+    # --- the temporaries of one op, which no check before it sizes: the run's watch sees
+    # them (a limit whose 1/16 reserve covers what an op allocates between two looks) ---------
+    "op_temporaries": ("""
+        import torch
+        x = torch.ones(30_000_000) * 0.5
+        y = torch.sigmoid(x)
+        """, (MEMORY, str(640 * MIB)), 3, MEMORY),
     "pyplot_hist_bins": ("""
         import matplotlib.pyplot as plt
         plt.hist([1, 2], bins=10**9)
