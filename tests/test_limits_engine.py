@@ -224,6 +224,10 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
         x = torch.ones(1, 1, 20000, 1)
         y = torch.nn.AdaptiveAvgPool2d((20000, 1))(x)""", {}, 2, "--max-memory",
      "the windows of an adaptive pool to [20000, 1]"),
+    # the leaves of nested data, listed on the way (a range's numbers made one by one)
+    ("tensor_from_range", """
+        x = torch.tensor(range(10**8))""", {}, 1, "--max-memory",
+     "a tensor made of 100000000 numbers"),
     # numpy functions whose result is not their input's size
     ("np_histogram_bins", """
         import numpy as np

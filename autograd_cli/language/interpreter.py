@@ -35,7 +35,7 @@ RECURSION_LIMIT = 60_000
 # How long past max_seconds the caller waits for a program stuck inside one C call.
 GRACE_SECONDS = 2.0
 # How often the caller looks at the run's clock and memory while it waits.
-WATCH_SECONDS = 0.005
+WATCH_SECONDS = 0.01
 
 
 class Observer(Protocol):
