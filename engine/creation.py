@@ -26,6 +26,11 @@ def reset() -> None:
     _STATE["warned_arrays"] = False
 
 
+LEAF_BYTES = 24  # a leaf's pointer in the list of leaves, its item in numpy's float64 array,
+# and again in the tensor's own dtype
+MADE_BYTES = 16  # and a number made by the walk (a range's int; measured: 38 bytes in all)
+
+
 def _flatten(data: Any, dtype: dtypes.DType | None = None
              ) -> tuple[tuple[int, ...], dtypes.DType, list[Any]]:
     """Shape, PyTorch's inferred dtype and the flat leaves of nested lists (one-element
@@ -37,14 +42,24 @@ def _flatten(data: Any, dtype: dtypes.DType | None = None
     """
     shape: list[int] = []
     probe = data
+    made = False  # the numbers are made by the walk (a range's), not already there
     while isinstance(probe, _SEQUENCE):
         shape.append(len(probe))
+        made = made or isinstance(probe, range)
         if not probe:
             break
         probe = _rows(probe[0])
     if shape and isinstance(probe, str) and probe:  # torch reads 'a'[0][0]... as dimensions
         raise ValueError("too many dimensions 'str'")
     budget.check_shape(shape, 4)
+    # the walk lists every leaf (a pointer each, and a number object each when they are made
+    # on the way, as a range's are), then numpy copies them: `torch.tensor(range(10**8))`
+    # took 4 GB for a 400 MB tensor
+    count = math.prod(shape)
+    work = count * (LEAF_BYTES + (MADE_BYTES if made else 0))
+    if work >= budget.LARGE:
+        budget.check_bytes(work, f"a tensor made of {count} numbers from nested data (a list "
+                           "of its leaves on the way)")
     level = [data]
     for size in shape:
         nxt: list[Any] = []

@@ -3,6 +3,12 @@
 PyTorch builds its CPU kernels with fused multiply-add contraction: `x * (to - from) + from`
 is one rounding, not two. numpy has no fused multiply-add, so `fma32`/`fma64` compute it exactly
 (error-free products and sums) and round once.
+
+Each function here is elementwise and its work makes several arrays of its result's size (an
+exact product and sum is a dozen float64 temporaries; a C library call per element goes
+through a Python list): over a large array it runs block by block (`blockwise`), so what it
+holds at once stays small whatever the array (an op's result is within the limits; its
+temporaries would not be).
 """
 
 from __future__ import annotations
@@ -19,8 +25,46 @@ LOW29 = np.uint64(0x1FFFFFFF)
 HALF29 = np.uint64(0x10000000)
 # +0 of each float dtype, as a numpy scalar (kernels compare and select against it)
 ZEROS = {np.dtype(kind): np.dtype(kind).type(0) for kind in ("float16", "float32", "float64")}
+BLOCK = 1 << 17  # elements an elementwise helper works on at once
 
 
+def block_slices(shape: tuple[int, ...]) -> Any:
+    """Indices that cover an array of SHAPE in blocks of at most BLOCK elements (whole rows of
+    the leading axis where a row fits, else one row split along the next axis)."""
+    if math.prod(shape) <= BLOCK:
+        yield (Ellipsis,)
+        return
+    row = math.prod(shape[1:])
+    if row <= BLOCK:
+        step = BLOCK // max(row, 1)
+        for start in range(0, shape[0], step):
+            yield (slice(start, start + step),)
+        return
+    for index in range(shape[0]):
+        for rest in block_slices(shape[1:]):
+            yield (slice(index, index + 1), *rest)
+
+
+def blockwise(function: Any) -> Any:
+    """An elementwise FUNCTION of arrays (numbers broadcast) run over bounded blocks of their
+    broadcast shape: the same values, its temporaries at most BLOCK elements each."""
+    @functools.wraps(function)
+    def run(*args: Any) -> Any:
+        shape = np.broadcast_shapes(*(np.shape(arg) for arg in args))
+        if math.prod(shape) <= BLOCK:
+            return function(*args)
+        arrays = np.broadcast_arrays(*(np.asarray(arg) for arg in args))
+        out: np.ndarray | None = None
+        for index in block_slices(shape):
+            part = function(*(array[index] for array in arrays))
+            if out is None:
+                out = np.empty(shape, part.dtype)
+            out[index] = part
+        return out
+    return run
+
+
+@blockwise
 def fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     """float32 a*b + c with one rounding. The float64 product of two float32 values is exact;
     the float64 sum can only mislead the final rounding when it lands on a float32 midpoint
@@ -52,6 +96,7 @@ def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return total, (a - (total - back)) + (b - back)
 
 
+@blockwise
 def fma64(a: Any, b: Any, c: Any) -> np.ndarray:
     """float64 a*b + c with one rounding (exact product and sums, ties resolved)."""
     a, b, c = (np.asarray(v, dtype=f64) for v in (a, b, c))
@@ -120,7 +165,16 @@ def fma64_scalar(a: float, b: float, c: float) -> float:
 def glibc_map(function: Any, values: np.ndarray) -> np.ndarray:
     """A libm function over an array through Python's math module (the C library PyTorch calls;
     numpy's own vectorised float64 log differs from it in the last bit)."""
-    return np.fromiter(map(function, values.tolist()), dtype=f64, count=values.size)
+    return _mapped(functools.partial(_python_map, function, f64), values)
+
+
+def _python_map(function: Any, dtype: Any, values: np.ndarray) -> np.ndarray:
+    return np.fromiter(map(function, values.ravel().tolist()), dtype=dtype,
+                       count=values.size).reshape(values.shape)
+
+
+def _mapped(function: Any, values: np.ndarray) -> np.ndarray:
+    return blockwise(function)(values)  # type: ignore[no-any-return]
 
 
 def log_glibc(values: np.ndarray) -> np.ndarray:
@@ -141,10 +195,8 @@ def libm(name: str, values: np.ndarray) -> np.ndarray:
     a float is logf, of a double log): numpy's vectorised float32 log differs from logf in the
     last bit for about one value in five. Other dtypes go through float64."""
     if values.dtype == f32:
-        return np.fromiter(map(_libm_float(name), values.ravel().tolist()), dtype=f32,
-                           count=values.size).reshape(values.shape)
-    return glibc_map(getattr(math, name), values.ravel()).reshape(values.shape).astype(
-        values.dtype, copy=False)
+        return _mapped(functools.partial(_python_map, _libm_float(name), f32), values)
+    return glibc_map(getattr(math, name), values).astype(values.dtype, copy=False)
 
 
 def maximum(a: Any, b: Any) -> np.ndarray:

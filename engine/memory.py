@@ -108,11 +108,20 @@ def _due(nbytes: int) -> bool:
 
 def check_in_use(what: str = "the program's values") -> None:
     """The memory in use is within the limit."""
+    message = over_limit(what)
+    if message is not None:
+        raise LimitError(message, "--max-memory")
+
+
+def over_limit(what: str = "the program's values") -> str | None:
+    """What is wrong if the memory in use is past the limit now, else None. The run's watch
+    (autograd_cli/language/interpreter.py) asks it from another thread while an operation
+    runs: the temporaries of one op are seen only then."""
     limit = limits["max_bytes"]
     total = in_use()
     if total > limit - limit // RESERVE:
-        raise LimitError(f"{what} use {total} bytes in total, {_more_than(limit)}",
-                         "--max-memory")
+        return f"{what} use {total} bytes in total, {_more_than(limit)}"
+    return None
 
 
 def _more_than(limit: int) -> str:

@@ -3,7 +3,8 @@
 Each function takes a `Generator` and a count (and the distribution's parameters) and returns a
 flat numpy array of values in the order PyTorch writes them (memory order of a contiguous
 tensor), drawing exactly the words PyTorch draws, so the generator is left where PyTorch
-leaves it.
+leaves it. A large count is drawn block by block (`in_blocks`): the words come in the same
+order, and the raw words and their conversions stay the size of a block, not of the tensor.
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ from typing import Any
 import numpy as np
 
 from engine.avx_mathfun import TWO_PI, log_ps, sincos_ps
-from engine.float_math import f32, f64, fma32, fma64, fma64_scalar, glibc_map, log_glibc
+from engine.float_math import (
+    BLOCK,
+    f32,
+    f64,
+    fma32,
+    fma64,
+    fma64_scalar,
+    glibc_map,
+    log_glibc,
+)
 from engine.generator import Generator
 
 MASK24 = np.uint64((1 << 24) - 1)
@@ -25,14 +35,27 @@ FILL_CHUNK_BLOCKS = 8192  # blocks of 16 normals computed together (a measured s
 FIRST_CHUNK_BLOCKS = 1024
 
 
+def in_blocks(count: int, dtype: Any, draw: Any) -> np.ndarray:
+    """`draw(count)` (values that each take their own words, in order) made BLOCK values at
+    a time into one array of DTYPE."""
+    if count <= BLOCK:
+        return draw(count)  # type: ignore[no-any-return]
+    values = np.empty(count, dtype)
+    for start in range(0, count, BLOCK):
+        values[start:start + BLOCK] = draw(min(BLOCK, count - start))
+    return values
+
+
 def uniform_float(generator: Generator, count: int) -> np.ndarray:
     """uniform_real_distribution<float>(0, 1): 24 bits of one 32-bit word."""
-    return (generator.random(count) & MASK24).astype(f32) * f32(2.0 ** -24)
+    return in_blocks(count, f32, lambda n: (generator.random(n) & MASK24).astype(f32)
+                     * f32(2.0 ** -24))
 
 
 def uniform_double(generator: Generator, count: int) -> np.ndarray:
     """uniform_real_distribution<double>(0, 1): 53 bits of one 64-bit draw."""
-    return (generator.random64(count) & MASK53).astype(f64) * 2.0 ** -53
+    return in_blocks(count, f64, lambda n: (generator.random64(n) & MASK53).astype(f64)
+                     * 2.0 ** -53)
 
 
 def uniform(generator: Generator, count: int, low: float, high: float, dtype: Any
@@ -166,9 +189,13 @@ def random_from_to(generator: Generator, count: int, low: int, high: int, dtype:
     span = high - low
     kind = np.dtype(dtype)
     wide = span >= 2 ** 32 if kind == np.dtype(f32) else span >= WIDE_RANGE
-    words = generator.random64(count) if wide else generator.random(count)
-    offsets = words % np.uint64(span)
-    return (offsets.astype(np.int64) + np.int64(low)).astype(dtype)
+
+    def draw(n: int) -> np.ndarray:
+        words = generator.random64(n) if wide else generator.random(n)
+        offsets = words % np.uint64(span)
+        return (offsets.astype(np.int64) + np.int64(low)).astype(dtype)
+
+    return in_blocks(count, kind, draw)
 
 
 def random_full(generator: Generator, count: int, dtype: Any) -> np.ndarray:
@@ -178,12 +205,16 @@ def random_full(generator: Generator, count: int, dtype: Any) -> np.ndarray:
     if kind == np.bool_:
         return (generator.random(count) & np.uint64(1)).astype(np.bool_)
     wide = kind in (np.dtype(np.int64), np.dtype(f64))
-    words = generator.random64(count) if wide else generator.random(count)
     if kind.kind == "f":
         modulus = (1 << np.finfo(kind).nmant + 1) + 1
     else:
         modulus = int(np.iinfo(kind).max) + 1
-    return (words % np.uint64(modulus)).astype(kind)
+
+    def draw(n: int) -> np.ndarray:
+        words = generator.random64(n) if wide else generator.random(n)
+        return (words % np.uint64(modulus)).astype(kind)
+
+    return in_blocks(count, kind, draw)
 
 
 def randperm(generator: Generator, count: int) -> np.ndarray:

@@ -81,6 +81,8 @@ LIMIT_CASES = [
     ("max_str_len", "s = 'x'.ljust(2000000000)", {}, 1),
     ("max_str_len", "s = 'x' * 1000000\nt = s.replace('x', s)", {}, 2),
     ("max_str_len", "s = 'x' * 1000\nt = s.join([s] * 100000)", {}, 2),
+    ("max_str_len", "s = '\u00df' * 6000000\nt = s.upper()", {}, 2),  # "SS" for each
+    ("max_str_len", "s = '\ufb03' * 4000000\nt = str.upper(s)", {}, 2),  # "FFI" for each
     ("max_list_len", "x = [0] * 10 ** 10", {}, 1),
     ("max_list_len", "x = [0] * 1000\nx = x * 100000", {}, 2),
     ("max_list_len", "x = [1]\nfor i in range(40):\n    x = x + x", {}, 3),

@@ -209,6 +209,56 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
         p = torch.nn.Parameter(torch.zeros(30000000))
         torch.set_printoptions(threshold=float("inf"))
         s = repr(p)""", {}, 3, "--max-memory", "printing"),
+    # resizes and adaptive pools: their output (and its float64 work) sized first
+    ("interpolate_size", """
+        x = torch.ones(1, 1, 100, 100)
+        y = torch.nn.functional.interpolate(x, size=(16000, 16000))""", {}, 2, "--max-elements",
+     "[1, 1, 16000, 16000]"),
+    ("upsample_scale_factor", """
+        y = torch.nn.Upsample(scale_factor=1000)(torch.ones(1, 1, 100, 100))""", {}, 1,
+     "--max-elements", "[1, 1, 100000, 100000]"),
+    ("adaptive_avg_pool_output", """
+        y = torch.nn.AdaptiveAvgPool2d((12000, 12000))(torch.ones(1, 1, 100, 100))""", {}, 1,
+     "--max-elements", "[1, 1, 12000, 12000]"),
+    ("adaptive_avg_pool_windows", """
+        x = torch.ones(1, 1, 20000, 1)
+        y = torch.nn.AdaptiveAvgPool2d((20000, 1))(x)""", {}, 2, "--max-memory",
+     "the windows of an adaptive pool to [20000, 1]"),
+    # the leaves of nested data, listed on the way (a range's numbers made one by one)
+    ("tensor_from_range", """
+        x = torch.tensor(range(10**8))""", {}, 1, "--max-memory",
+     "a tensor made of 100000000 numbers"),
+    # numpy functions whose result is not their input's size
+    ("np_histogram_bins", """
+        import numpy as np
+        h = np.histogram(np.ones(3), bins=200_000_000)""", {}, 2, "--max-elements",
+     "[200000001]"),
+    ("np_bincount_largest_value", """
+        import numpy as np
+        c = np.bincount(np.array([150_000_000]))""", {}, 2, "--max-elements", "[150000001]"),
+    ("np_corrcoef_variables", """
+        import numpy as np
+        c = np.corrcoef(np.ones((12000, 2)))""", {}, 2, "--max-elements", "[12000, 12000]"),
+    ("np_cov_columns", """
+        import numpy as np
+        c = np.cov(np.ones((2, 12000)), rowvar=False)""", {}, 2, "--max-elements",
+     "[12000, 12000]"),
+    ("np_inner_outer", """
+        import numpy as np
+        c = np.inner(np.ones((12000, 1)), np.ones((12000, 1)))""", {}, 2, "--max-elements",
+     "[12000, 12000]"),
+    ("np_multi_dot_outer", """
+        import numpy as np
+        c = np.linalg.multi_dot([np.ones((12000, 1)), np.ones((1, 12000))])""", {}, 2,
+     "--max-elements", "[12000, 12000]"),
+    ("np_where_text", """
+        import numpy as np
+        x = np.arange(10**6)
+        y = np.where(x > 0, "a" * 10**4, "b")""", {}, 3, "--max-memory", "[1000000]"),
+    ("np_choice_without_replacement", """
+        import numpy as np
+        c = np.random.choice(10**9, 3, replace=False)""", {}, 2, "--max-elements",
+     "[1000000000]"),
     # ops without a check of their own: the total is checked after each big new array
     ("total_after_elementwise_ops", """
         x = torch.zeros(5000000)

@@ -373,8 +373,7 @@ def _python_types(classinfo: Any) -> type | tuple[type, ...]:
 # Methods of plain values a program may call as they are (they cannot grow anything much).
 PLAIN_METHODS: dict[type, frozenset[str]] = {
     str: frozenset("""
-        upper lower title capitalize casefold swapcase strip lstrip rstrip partition
-        rpartition startswith endswith find rfind index rindex count
+        strip lstrip rstrip partition rpartition startswith endswith find rfind index rindex count
         isdigit isalpha isalnum isspace isupper islower isdecimal isnumeric isidentifier
         removeprefix removesuffix
         """.split()),
@@ -445,6 +444,18 @@ def _str_split(name: str) -> Callable[[Runtime, str], Callable[..., list[str]]]:
                   f"{name}() of a string of {len(text)} characters")
             return getattr(text, name)(*args, **kwargs)  # type: ignore[no-any-return]
         return split
+    return factory
+
+
+def _str_case(name: str) -> Callable[[Runtime, str], Callable[..., str]]:
+    """upper/lower/title/...: a character may map to three ("ß".upper() is "SS", "ﬃ" is
+    "FFI"), so a text that is not ASCII is sized at three times its length first."""
+    def factory(runtime: Runtime, text: str) -> Callable[..., str]:
+        def case(*args: Any, **kwargs: Any) -> str:
+            if not text.isascii():
+                runtime.formatter.check_length(3 * len(text), text)
+            return getattr(text, name)(*args, **kwargs)  # type: ignore[no-any-return]
+        return case
     return factory
 
 
@@ -539,6 +550,8 @@ _CHECKED_METHODS: dict[type, dict[str, Callable[[Runtime, Any], Callable[..., An
     str: {"format": _str_format, "join": _str_join, "replace": _str_replace,
           "ljust": _str_pad("ljust"), "rjust": _str_pad("rjust"), "center": _str_pad("center"),
           "zfill": _str_pad("zfill"),
+          **{name: _str_case(name) for name in ("upper", "lower", "title", "capitalize",
+                                                "casefold", "swapcase")},
           **{name: _str_split(name) for name in ("split", "rsplit", "splitlines")}},
     list: {"append": _list_grow("append"), "extend": _list_grow("extend"),
            "insert": _list_grow("insert"), "sort": _list_sort,

@@ -23,7 +23,7 @@ from autograd_cli.language.limits import Limits, limit_error
 from autograd_cli.language.output import OutputSink, WarningRecord
 from autograd_cli.language.positions import node_position
 from autograd_cli.language.torch_modules import torch_namespaces
-from engine import allocator, recording
+from engine import allocator, memory, recording
 
 __all__ = ["Interpreter", "Observer", "OutputSink", "RunResult", "WarningRecord",
            "run_observed", "run_program", "torch_namespaces"]
@@ -34,6 +34,8 @@ STACK_BYTES = 512 << 20
 RECURSION_LIMIT = 60_000
 # How long past max_seconds the caller waits for a program stuck inside one C call.
 GRACE_SECONDS = 2.0
+# How often the caller looks at the run's clock and memory while it waits.
+WATCH_SECONDS = 0.01
 
 
 class Observer(Protocol):
@@ -80,18 +82,15 @@ def run_program(text: str, limits: Limits | None = None, *, observer: Any = None
     sys.setrecursionlimit(max(previous_limit, RECURSION_LIMIT))
     try:
         _start_with_big_stack(worker)
-        finished = _wait(worker, box)
+        stopped = _wait(worker, box, limits)
     finally:
         sys.setrecursionlimit(previous_limit)
-    if finished:
+    if stopped is None:
         return box["result"]  # type: ignore[no-any-return]
-    # Stuck inside one long C call: report it; the daemon thread ends with the process.
+    # Stopped inside one operation: report it; the daemon thread ends with the process.
     interpreter: Interpreter | None = box.get("interpreter")
-    position = node_position(interpreter.node) if interpreter else (None, None, None)
-    error = limit_error("max_seconds", f"the program ran for more than {limits.max_seconds:g} "
-                        "seconds", *position)
     variables = dict(interpreter.globals) if interpreter else {}
-    return RunResult(variables, output.text(), [], error)
+    return RunResult(variables, output.text(), [], stopped)
 
 
 ENGINE_EVENTS = ("on_op", "on_backward_node")
@@ -129,14 +128,27 @@ def _start_with_big_stack(worker: threading.Thread) -> None:
         threading.stack_size(previous)
 
 
-def _wait(worker: threading.Thread, box: dict[str, Any]) -> bool:
-    """Wait for the run; False if it is still inside one C call well past its deadline."""
+def _wait(worker: threading.Thread, box: dict[str, Any], limits: Limits) -> ScriptError | None:
+    """Wait for the run; the error that stops it if it is still inside one operation well past
+    its deadline, or if the memory in use went past what --max-memory allows (1/16 of it kept
+    free, as the run's own checks keep it) while an operation runs: the temporaries of one op,
+    which no check before the op sized, are seen only from here. The worker stops at its
+    next statement; its result is not waited for."""
     while worker.is_alive():
-        interpreter = box.get("interpreter")
-        if interpreter is not None and time.monotonic() > interpreter.deadline + GRACE_SECONDS:
-            return False
-        worker.join(0.05)
-    return True
+        interpreter: Interpreter | None = box.get("interpreter")
+        if interpreter is not None:
+            if time.monotonic() > interpreter.deadline + GRACE_SECONDS:
+                return limit_error("max_seconds", "the program ran for more than "
+                                   f"{limits.max_seconds:g} seconds",
+                                   *node_position(interpreter.node))
+            message = memory.over_limit("tensors and the program's other values")
+            if message is not None:
+                error = limit_error("max_total_tensor_bytes", message,
+                                    *node_position(interpreter.node))
+                interpreter.defer(error)
+                return error
+        worker.join(WATCH_SECONDS)
+    return None
 
 
 def _run_in_worker(text: str, limits: Limits, output: OutputSink, observer: Any,

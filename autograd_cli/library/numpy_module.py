@@ -52,8 +52,7 @@ POINTWISE = """
 REDUCING = """
     sum mean std var max min amax amin argmax argmin prod median percentile quantile average
     all any count_nonzero nansum nanmean nanmax nanmin nanstd nanvar ptp trace allclose
-    array_equal shape ndim size argwhere nonzero flatnonzero searchsorted unique histogram
-    bincount corrcoef cov vdot inner
+    array_equal shape ndim size argwhere nonzero flatnonzero searchsorted unique vdot
 """.split()
 COPYING = """
     copy sort argsort reshape ravel transpose swapaxes moveaxis squeeze expand_dims flip
@@ -93,7 +92,8 @@ def _family(function: Callable[..., Any], size: Callable[..., None]) -> Callable
 
 
 def _pointwise(*args: Any, **kwargs: Any) -> None:
-    check_broadcast(*[np.asarray(arg) if isinstance(arg, (list, tuple)) else arg
+    # a str counts with its item size: `np.where(mask, "a" * 10**4, "b")` is 40 kB an item
+    check_broadcast(*[np.asarray(arg) if isinstance(arg, (list, tuple, str, bytes)) else arg
                       for arg in args])
 
 
@@ -233,6 +233,41 @@ def _pad(array: Any, pad_width: Any, *args: Any, **kwargs: Any) -> None:
     check_result(tuple(shape), _item_size(array))
 
 
+def _histogram(a: Any, bins: Any = 10, *args: Any, **kwargs: Any) -> None:
+    bins = kwargs.get("bins", bins)
+    if np.ndim(bins) == 0 and not isinstance(bins, str):
+        check_result((int(bins) + 1,), 16)  # the edges and the counts
+
+
+def _bincount(x: Any, weights: Any = None, minlength: Any = 0) -> None:
+    """One count for every value up to the largest (`np.bincount([10**9])`)."""
+    top = int(np.max(x)) + 1 if np.size(x) and np.asarray(x).dtype.kind in "iub" else 0
+    check_result((max(top, int(minlength)),), 16)
+
+
+def _variables(m: Any, y: Any = None, rowvar: bool = True, *args: Any, **kwargs: Any) -> None:
+    """`cov`/`corrcoef`: a variables x variables matrix (the rows of m and y, or columns)."""
+    rowvar = kwargs.get("rowvar", rowvar)
+    count = 0
+    for array in (m, kwargs.get("y", y)):
+        if array is not None:
+            shape = np.shape(array)
+            count += 1 if len(shape) < 2 else int(shape[0] if rowvar else shape[1])
+    check_result((count, count), 16)
+
+
+def _inner(a: Any, b: Any, *args: Any, **kwargs: Any) -> None:
+    check_result(tuple(np.shape(a)[:-1]) + tuple(np.shape(b)[:-1]), 16)
+
+
+def _multi_dot(arrays: Any, *args: Any, **kwargs: Any) -> None:
+    """The product: the first array's rows by the last one's columns."""
+    shapes = [np.shape(a) for a in arrays] if isinstance(arrays, (list, tuple)) else []
+    if shapes:
+        check_result((int(shapes[0][0]) if len(shapes[0]) == 2 else 1,
+                      int(shapes[-1][-1]) if len(shapes[-1]) == 2 else 1), 16)
+
+
 def _polyfit(x: Any, y: Any, deg: Any, *args: Any, **kwargs: Any) -> None:
     check_result((int(np.size(x)), int(deg) + 1), 16)  # its Vandermonde matrix
 
@@ -249,7 +284,8 @@ SIZED: dict[str, Callable[..., None]] = {
     "stack": _joined, "vstack": _joined, "hstack": _joined, "dstack": _joined,
     "column_stack": _joined, "tile": _tile, "repeat": _repeat, "diag": _diag,
     "diagflat": _diag, "broadcast_to": _broadcast_to, "pad": _pad, "polyfit": _polyfit,
-    "polyval": _polyval, **{name: _split for name in (
+    "polyval": _polyval, "histogram": _histogram, "bincount": _bincount, "cov": _variables,
+    "corrcoef": _variables, "inner": _inner, **{name: _split for name in (
         "split", "array_split", "hsplit", "vsplit", "dsplit")},
 }
 
@@ -386,7 +422,8 @@ def _linalg() -> Namespace:
         "inv", "pinv", "cholesky", "qr", "eig", "eigh", "eigvals", "eigvalsh", "solve",
         "lstsq", "matrix_power", "tensorinv")}
     families.update({name: _reducing for name in ("det", "slogdet", "norm", "matrix_rank",
-                                                  "cond", "trace", "multi_dot")})
+                                                  "cond", "trace")})
+    families["multi_dot"] = _multi_dot
     families["svd"] = _svd
     members = _functions(np.linalg, families)
     members["LinAlgError"] = BuiltinType(np.linalg.LinAlgError, np.linalg.LinAlgError)

@@ -53,6 +53,9 @@ def _size_checked(method: Callable[..., Any], name: str, position: int | None
             raise TypeError("agraph's numpy shuffles arrays; use random.shuffle for a list")
         if name == "permutation" and args and isinstance(args[0], int):
             check_result((args[0],), 8)
+        replace = kwargs.get("replace", args[2] if len(args) > 2 else True)
+        if name == "choice" and args and isinstance(args[0], (int, np.integer)) and not replace:
+            check_result((int(args[0]),), 8)  # without replacement numpy permutes all of range(a)
         return wrap(method(*args, **kwargs))
 
     draw.__name__ = draw.__qualname__ = name

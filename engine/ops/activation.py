@@ -20,7 +20,7 @@ import numpy as np
 
 from engine import float_math, grad_mode
 from engine.autograd import Function
-from engine.float_math import fma32, fma64
+from engine.float_math import blockwise, fma32, fma64
 from engine.late_imports import late
 from engine.ops import arith, numerics
 from engine.ops.arith import scale
@@ -76,6 +76,8 @@ def cpu_kernel(vector: Callable[..., np.ndarray], scalar: Callable[..., np.ndarr
     walked = [np.ascontiguousarray(np.transpose(a, order)) for a in np.broadcast_arrays(*arrays)]
     shape = walked[0].shape
     step = VECTOR_BYTES // x.itemsize
+    # both kernels are elementwise: each runs block by block (its temporaries stay small)
+    vector, scalar = blockwise(vector), blockwise(scalar)
     if x.strides[order[-1]] != x.itemsize:
         out = scalar(*walked)
     elif np.transpose(x, order).flags.c_contiguous:

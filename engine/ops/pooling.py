@@ -160,6 +160,12 @@ class AdaptiveAvgPool(Function):
     grad_fn_name = "AdaptiveAvgPool2DBackward0"
 
     def forward(self, x: np.ndarray, lengths: tuple[int, int] = (1, 1)) -> np.ndarray:
+        # the float64 result, the product on its way and the two window tables, sized first
+        budget.check_shape(x.shape[:-2] + tuple(lengths), 8)
+        budget.check_shape(x.shape[:-2] + (lengths[0], x.shape[-1]), 8)
+        budget.check_bytes(8 * sum(n * length for n, length in zip(x.shape[-2:], lengths,
+                                                                    strict=True)),
+                           f"the windows of an adaptive pool to {list(lengths)}")
         rows, cols = (_membership(n, length)
                       for n, length in zip(x.shape[-2:], lengths, strict=True))
         counts = rows.sum(axis=1)[:, None] * cols.sum(axis=1)[None, :]

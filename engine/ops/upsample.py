@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import budget
 from engine.autograd import Function
 from engine.float_math import fma
 
@@ -201,6 +202,8 @@ class Resize:
         self.scales, self.align_corners = scales, align_corners
         dims = len(sizes)
         first_axis = x.ndim - dims
+        # the result, and the float64 work of its blend, are the output's size: sized first
+        budget.check_shape(x.shape[:first_axis] + tuple(sizes), 8)
         spatial = list(zip(x.shape[first_axis:], sizes, scales, strict=True))
         if self.mode in ("nearest", "nearest-exact"):
             out = x
