@@ -195,7 +195,7 @@ def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> list[Tensor | None
         for hook in node.tensor_hooks(output_nr):
             replaced = hook(grad)
             if replaced is not None:
-                grad = _hook_result(hook, grad, replaced)
+                grad = checked_hook_result(_hook_name(hook), grad, replaced)
         grads[output_nr] = grad
         if node.retained is not None:
             ref = node.retained.get(output_nr)
@@ -210,19 +210,19 @@ def _hook_name(hook: Any) -> str:
     return name if isinstance(name, str) else "<unknown>"
 
 
-def _hook_result(hook: Any, original: Tensor | None, result: Any) -> Tensor:
-    """What a hook returned in place of the gradient `original`, checked as PyTorch checks it:
-    a Tensor of the same dtype and size."""
+def checked_hook_result(name: str, original: Tensor | None, result: Any) -> Tensor:
+    """What the hook called `name` returned in place of the gradient `original`, checked as
+    PyTorch checks it: a Tensor of the same dtype and size."""
     if not isinstance(result, Tensor):
         raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
     if original is None:
         raise RuntimeError("can't replace a empty gradient with a non-empty value")
     if result.array.dtype != original.array.dtype:
         raise RuntimeError(
-            f"hook '{_hook_name(hook)}' has changed the type of value (was "
+            f"hook '{name}' has changed the type of value (was "
             f"torch.{original.dtype.legacy_name} got torch.{result.dtype.legacy_name})")
     if result.array.shape != original.array.shape:
-        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
     return result
 
 
@@ -234,7 +234,7 @@ def _hook_results(hook: Any, originals: Sequence[Tensor | None], results: Any
     if len(results) != len(originals):
         raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of "
                            f"values (got {len(results)}, but expected {len(originals)})")
-    return [None if result is None else _hook_result(hook, original, result)
+    return [None if result is None else checked_hook_result(_hook_name(hook), original, result)
             for original, result in zip(originals, results, strict=True)]
 
 

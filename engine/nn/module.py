@@ -15,6 +15,7 @@ from engine import device as devices
 from engine import dtypes, grad_mode
 from engine.addresses import address_of
 from engine.autograd import Function, RemovableHandle
+from engine.backward import checked_hook_result
 from engine.tensor import Parameter, Tensor
 
 
@@ -199,11 +200,18 @@ class Module:
         state: dict[str, Any] = {"grad_output": None}
 
         def run_hooks(grad_input: tuple[Any, ...]) -> tuple[Any, ...]:
+            originals = grad_input
             for hook in list(hooks):
                 changed = hook(self, grad_input, state["grad_output"])
-                if changed is not None:
-                    grad_input = tuple(changed)
-            return grad_input
+                if changed is None:
+                    continue
+                if len(changed) != len(grad_input):
+                    raise RuntimeError("Backward hook returned an invalid number of grad_input, "
+                                       f"got {len(changed)}, but expected {len(grad_input)}")
+                grad_input = tuple(changed)
+            # checked as torch checks what its node hook returns; that hook is named `hook`
+            return tuple(None if new is None else checked_hook_result("hook", old, new)
+                         for old, new in zip(originals, grad_input, strict=True))
 
         if inputs_need:
             wrapped = BackwardHookFunction.apply(*(args[i] for i in positions))
