@@ -51,8 +51,6 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     """`agraph run`; with `output` (-o) what it would print is written there atomically, and
     only when the program ran to its end; with `check_file` (--check) it is compared."""
     # lazy: startup time (loaded only when used)
-    from autograd_cli.cli.figures import start_run as start_figures
-    from autograd_cli.cli.figures import write_figures
     from autograd_cli.tools.inspection import Inspection
 
     if lint is None:
@@ -68,7 +66,11 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     text = load_to_run(file, limits, seed, json_output)
     if isinstance(text, int):
         return text
-    start_figures()
+    if drew_in_this_process():
+        # lazy: startup time (loaded only when a program drew)
+        from autograd_cli.cli.figures import start_run
+
+        start_run()
     echo = None if json_output else out
     inspection = Inspection(sys.stderr, trace=trace, detect_anomaly=detect_anomaly, watch=watch,
                             lint=lint, max_trace_bytes=limits.max_output_bytes)
@@ -122,8 +124,12 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     if rows is not None:
         _print_table(rows, out)
     status = OK if result.error is None and not problems else PROGRAM_ERROR
-    status = status or write_figures(display_name(file), figures, text, result.variables,
-                                     limits.max_seconds, file)
+    if drew_in_this_process():
+        # lazy: startup time (loaded only when a program drew)
+        from autograd_cli.cli.figures import write_figures
+
+        status = status or write_figures(display_name(file), figures, text, result.variables,
+                                         limits.max_seconds, file)
     if svg is not None:
         written = render_to(recorder, graph_format(svg), svg, file, {},
                             bound=after.doing("drawing the graph"))
@@ -225,3 +231,9 @@ def _print_table(rows: list[dict[str, Any]], out: TextIO) -> None:
         render_table(rows, out, color=terminal.use_color(out), width=terminal.width(out))
     else:
         render_table(rows, out, color=False, width=terminal.width(out))
+
+
+def drew_in_this_process() -> bool:
+    """Whether a program in this process imported matplotlib or torchviz (agraph's drawing
+    library): only then is there a figure to write or to forget (autograd_cli/cli/figures.py)."""
+    return "autograd_cli.library.drawings" in sys.modules
