@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine.api  # noqa: E402,F401  (binds Tensor's operators to the torch functions)
 from engine.creation import tensor  # noqa: E402
+from engine.ops import mkl, numerics  # noqa: E402
 from engine.tensor import Tensor  # noqa: E402
 
 
@@ -96,8 +97,6 @@ def main() -> None:
 
 def compiled_beside_python(number: int) -> None:
     """The two optional C files beside the Python code they stand in for (same bits)."""
-    from engine.ops import mkl, numerics  # noqa: PLC0415 - after the path is set up
-
     values = (np.arange(100, dtype=np.float32) * np.float32(0.37)).reshape(100, 1)
     flat = values.reshape(-1)
     print("\ncompiled beside Python (us a call; n/a where the C file was not built)")

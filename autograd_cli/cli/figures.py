@@ -29,6 +29,7 @@ from typing import Any
 
 from autograd_cli.cli.common import OK, PROGRAM_ERROR, TOOL_MISSING
 from autograd_cli.language.errors import visible
+from autograd_cli.library import drawings
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 INSTALL_HINT = "install matplotlib to draw them: pip install 'agraph[plots]'"
@@ -48,21 +49,13 @@ def file_name(requested: str | None, number: int, kind: str = "figure") -> str:
     return base if extension.lower() in ("svg", "png", "pdf", "dot") else f"{base}.png"
 
 
-def start_run() -> None:
-    """Forget drawings an earlier run in this process left (tests, a docs build)."""
-    if "autograd_cli.library.drawings" in sys.modules:
-        from autograd_cli.library import drawings  # lazy: startup time (loaded only when used)
-
-        drawings.start_run()
-
-
 def _last_expression_graph(text: str, variables: dict[str, Any]) -> None:
     """A `make_dot(...)` (or a name bound to its graph) left as the last statement is shown,
     as a notebook shows the value of its last expression."""
     if "autograd_cli.library.torchviz_module" not in sys.modules:
         return
     # lazy: startup time (loaded only when used)
-    from autograd_cli.library import drawings, torchviz_module
+    from autograd_cli.library import torchviz_module
 
     try:
         body = ast.parse(text).body
@@ -110,11 +103,8 @@ def write_figures(shown_name: str, directory: Path | None, text: str = "",
                   input_file: str = "-") -> int:
     """Write (or note) the drawings of the run that just ended; the exit status it adds. A
     name the program chose is refused where it is the input program (`input_file`) or cannot
-    be written (a directory of that name in DIR)."""
-    if "autograd_cli.library.drawings" not in sys.modules:
-        return OK  # the program never imported matplotlib or torchviz
-    from autograd_cli.library import drawings  # lazy: startup time (loaded only when used)
-
+    be written (a directory of that name in DIR). Called only when a program drew
+    (run.py's `drew_in_this_process`), as is this module loaded."""
     _last_expression_graph(text, variables or {})
 
     outputs = drawings.take()

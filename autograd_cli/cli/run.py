@@ -66,11 +66,11 @@ def run(file: str, *, limits: Limits, json_output: bool, table: bool | None, svg
     text = load_to_run(file, limits, seed, json_output)
     if isinstance(text, int):
         return text
-    if drew_in_this_process():
+    if drew_in_this_process():  # forget what an earlier run in this process drew
         # lazy: startup time (loaded only when a program drew)
-        from autograd_cli.cli.figures import start_run
+        from autograd_cli.library import drawings
 
-        start_run()
+        drawings.start_run()
     echo = None if json_output else out
     inspection = Inspection(sys.stderr, trace=trace, detect_anomaly=detect_anomaly, watch=watch,
                             lint=lint, max_trace_bytes=limits.max_output_bytes)

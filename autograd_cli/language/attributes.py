@@ -43,11 +43,17 @@ EXCEPTION_ATTRIBUTES: dict[type, frozenset[str]] = {
 MODULE_TABLES = frozenset({"_modules", "_parameters", "_buffers"})
 
 
+def _module_class() -> type | None:
+    """nn.Module's class, or None while engine.nn is not loaded (then nothing is a module)."""
+    loaded = sys.modules.get("engine.nn.module")
+    return None if loaded is None else loaded.Module  # type: ignore[no-any-return]
+
+
 def _module_table(value: Any, name: str) -> Any:
     """`module._modules` (or `_parameters`, `_buffers`): the module's own dict, as in PyTorch;
-    MISSING when `value` is not a module (engine.nn not loaded: then nothing is a module)."""
-    loaded = sys.modules.get("engine.nn.module")
-    if loaded is None or not isinstance(value, loaded.Module):
+    MISSING when `value` is not a module."""
+    module_class = _module_class()
+    if module_class is None or not isinstance(value, module_class):
         return classes.MISSING
     table = value.__dict__.get(name)
     if table is None:  # before nn.Module.__init__ ran
@@ -57,8 +63,8 @@ def _module_table(value: Any, name: str) -> Any:
 
 def _is_bare_module(value: Any) -> bool:
     """A plain `nn.Module()`, which a program builds by assignment (`module.param = ...`)."""
-    loaded = sys.modules.get("engine.nn.module")
-    return loaded is not None and type(value) is loaded.Module
+    module_class = _module_class()
+    return module_class is not None and type(value) is module_class
 
 
 # A namedtuple's methods and fields that start with "_" by design (not _make: it would take
