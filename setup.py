@@ -1,5 +1,5 @@
-"""agraph's two compiled files, both optional: without a C compiler agraph makes the same
-calls in numpy and ctypes, more slowly (docs/architecture.md).
+"""agraph's three compiled files, all optional: without a C compiler agraph makes the same
+calls in Python, numpy and ctypes, more slowly (docs/architecture.md).
 
 Everything else about the package is in pyproject.toml.
 """
@@ -7,6 +7,7 @@ Everything else about the package is in pyproject.toml.
 from setuptools import Extension, setup
 
 setup(ext_modules=[
+    Extension("engine._backward_walk", ["engine/backward_walk.c"], optional=True),
     Extension("engine.ops._cascade_sum", ["engine/ops/cascade_sum.c"], optional=True),
     Extension("engine.ops._mkl_gemm", ["engine/ops/mkl_gemm.c"], optional=True),
 ])

@@ -26,6 +26,12 @@ from engine.autograd import (
 )
 from engine.tensor import Tensor
 
+try:  # engine/backward_walk.c, the compiled twin of the two loops marked below (optional)
+    import engine._backward_walk as _compiled
+except ImportError:  # built without a C compiler: the loops below, in Python
+    _compiled = None
+compiled_walk: Any = _compiled
+
 _grad_state = grad_mode.state
 
 
@@ -53,13 +59,22 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
         if node is not None:
             targets[(id(node), output_nr)] = index
             target_nodes.add(node)
-    dependencies, needed, hooked = _count_dependencies(
-        roots, target_nodes if inputs is not None else None)
+    counted = (compiled_walk.count(roots, AccumulateGrad)
+               if compiled_walk is not None and inputs is None else None)
+    if counted is None:
+        dependencies, needed, hooked = _count_dependencies(
+            roots, target_nodes if inputs is not None else None)
+    else:
+        (dependencies, hooked), needed = counted, None
+        budget.check_graph_nodes(len(dependencies))
     # Nothing watches the walk (no hooks, no graph built, no observer, no targets): gradients
     # pass from node to node as numpy arrays (`Node.apply_arrays`), no Tensor made for each.
     on_arrays = not (hooked or create_graph or inputs is not None
                      or recording.observer is not None or _POST_ACCUMULATE_HOOKS)
     sent_first: Sequence[Any] = [g.array for g in grad_outputs] if on_arrays else grad_outputs
+    if on_arrays and compiled_walk is not None:
+        _walk_compiled(roots, sent_first, dependencies, retain_graph)
+        return []
     buffers: dict[Node, list[Any]] = {}
     ready: list[tuple[int, int, Node]] = []
     for (node, output_nr), grad in zip(roots, sent_first, strict=True):
@@ -76,15 +91,15 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     _grad_state["enabled"] = create_graph
     recording.begin_backward()
     pop, push = heapq.heappop, heapq.heappush
-    try:
+    try:  # (the walk that engine/backward_walk.c compiles, for on_arrays; its twin below)
         while ready:
             node = pop(ready)[2]
             grads = buffers.pop(node, _NO_GRADS)
             edges = node.next_functions
             if node.hooked or (node.__class__ is AccumulateGrad
                                and node.variable._hooks) or targets:  # type: ignore
-                grads, grads_out = _run_hooked(node, grads, targets, target_nodes, needed,
-                                               capture, results)
+                grads, grads_out = (_hooked_node(node, grads) if on_arrays else _run_hooked(
+                    node, grads, targets, target_nodes, needed, capture, results))
             elif grads[0] is None and all(g is None for g in grads):
                 grads_out = [None] * len(edges)
             else:
@@ -120,6 +135,32 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
 
 
 _NO_GRADS: list[Tensor | None] = [None]  # what a node gets when nothing was sent to it (read only)
+
+
+def _walk_compiled(roots: list[Edge], grads: Sequence[Any], dependencies: dict[Node, int],
+                   retain_graph: bool) -> None:
+    """run_backward's walk on arrays, without targets or observer, in engine/backward_walk.c:
+    the same nodes in the same order, each through the same Python calls."""
+    assert compiled_walk is not None
+    previous_mode = _grad_state["enabled"]
+    _grad_state["enabled"] = False
+    recording.begin_backward()
+    try:
+        compiled_walk.walk(roots, list(grads), dependencies, retain_graph, AccumulateGrad,
+                           _NO_GRADS, _send, _hooked_node, _count_message)
+    finally:
+        _grad_state["enabled"] = previous_mode
+        recording.end_backward()
+
+
+def _hooked_node(node: Node, grads: list[Any]) -> tuple[list[Any], list[Any]]:
+    """A node that gained hooks during a walk on arrays (a custom Function's backward added
+    them): its hooks see tensors, as everywhere; the walk goes on with arrays."""
+    wrap = Tensor._wrap
+    received, sent = _run_hooked(node, [None if g is None else wrap(g) for g in grads], {},
+                                 set(), None, False, [])
+    return ([None if g is None else g.array for g in received],
+            [None if g is None else g.array for g in sent])
 
 
 def _count_message(node: Node, grads_out: Sequence[Tensor | None]) -> str:
