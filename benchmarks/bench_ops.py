@@ -20,6 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine.api  # noqa: E402,F401  (binds Tensor's operators to the torch functions)
+from engine import backward  # noqa: E402
 from engine.creation import tensor  # noqa: E402
 from engine.ops import mkl, numerics  # noqa: E402
 from engine.tensor import Tensor  # noqa: E402
@@ -96,7 +97,7 @@ def main() -> None:
 
 
 def compiled_beside_python(number: int) -> None:
-    """The two optional C files beside the Python code they stand in for (same bits)."""
+    """The optional C files beside the Python code they stand in for (same bits)."""
     values = (np.arange(100, dtype=np.float32) * np.float32(0.37)).reshape(100, 1)
     flat = values.reshape(-1)
     print("\ncompiled beside Python (us a call; n/a where the C file was not built)")
@@ -119,6 +120,34 @@ def compiled_beside_python(number: int) -> None:
         print(f"{'MKL product 32x4 @ 4x16':36} C {compiled:6.2f}  ctypes {through_ctypes:6.2f}")
     else:
         print(f"{'MKL product 32x4 @ 4x16':36} n/a")
+    walk = "backward of a 5-node training step"
+    if backward.compiled_walk is not None:
+        compiled = _step_backward(max(1, number // 10))
+        saved, backward.compiled_walk = backward.compiled_walk, None
+        try:
+            python = _step_backward(max(1, number // 10))
+        finally:
+            backward.compiled_walk = saved
+        print(f"{walk:36} C {compiled:6.2f}  Python {python:6.2f}")
+    else:
+        print(f"{walk:36} n/a")
+
+
+def _step_backward(number: int, repeat: int = 5) -> float:
+    """Best CPU microseconds of backward() alone through the graph of the regression loop of
+    samples/no_grad_regression.expr: ((y - (w * x**2 + b)) ** 2).sum(), w and b leaves."""
+    x = tensor([[i / 50 - 1.0] for i in range(100)])
+    y = x * x * 3.0 + 2.0
+    w = tensor([[1.1]], requires_grad=True)
+    b = tensor([[0.0]], requires_grad=True)
+    best = float("inf")
+    for _ in range(repeat):
+        losses = [((y - (w * x.pow(2) + b)) ** 2).sum() for _ in range(number)]
+        start = time.process_time()
+        for loss in losses:
+            loss.backward()
+        best = min(best, time.process_time() - start)
+    return best / number * 1e6
 
 
 if __name__ == "__main__":
