@@ -67,12 +67,14 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     else:
         (dependencies, hooked), needed = counted, None
         budget.check_graph_nodes(len(dependencies))
-    # Nothing watches the walk (no hooks, no graph built, no observer, no targets): gradients
-    # pass from node to node as numpy arrays (`Node.apply_arrays`), no Tensor made for each.
-    on_arrays = not (hooked or create_graph or inputs is not None
-                     or recording.observer is not None or _POST_ACCUMULATE_HOOKS)
+    # Nothing watches the walk but an observer that takes arrays (no hooks, no graph built, no
+    # targets): gradients pass from node to node as numpy arrays (`Node.apply_arrays`), no
+    # Tensor made for each.
+    observer = recording.observer
+    on_arrays = not (hooked or create_graph or inputs is not None or _POST_ACCUMULATE_HOOKS
+                     or (observer is not None and not recording.takes_arrays(observer)))
     sent_first: Sequence[Any] = [g.array for g in grad_outputs] if on_arrays else grad_outputs
-    if on_arrays and compiled_walk is not None:
+    if on_arrays and compiled_walk is not None and observer is None:
         _walk_compiled(roots, sent_first, dependencies, retain_graph)
         return []
     buffers: dict[Node, list[Any]] = {}
@@ -86,7 +88,6 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
                 heapq.heappush(ready, (-node.sequence_nr, next_sequence(), node))
 
     results: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
-    observer = recording.observer
     previous_mode = _grad_state["enabled"]
     _grad_state["enabled"] = create_graph
     recording.begin_backward()

@@ -2,6 +2,8 @@
 
 The engine calls `observer.on_op(op_name, grad_fn_name, inputs, output)` after each op and
 `observer.on_backward_node(node, grads_in, grads_out)` for each node the backward pass runs.
+The gradients are Tensors, or numpy arrays for an observer whose `backward_arrays` is true
+(the walk then runs on arrays, as without an observer: `takes_arrays`).
 The interpreter keeps `location` (line, col) current so what is recorded can be placed.
 
 While a backward pass runs, `backward_depth` is above 0: the ops an observer sees then compute
@@ -27,6 +29,11 @@ def set_observer(new_observer: Any) -> Any:
     return previous
 
 
+def takes_arrays(an_observer: Any) -> bool:
+    """Whether `an_observer` takes a backward node's gradients as numpy arrays."""
+    return bool(getattr(an_observer, "backward_arrays", False))
+
+
 def begin_backward() -> None:
     """The engine starts a backward pass (paired with `end_backward`, also on error)."""
     global backward_depth, backward_passes
@@ -46,6 +53,7 @@ class Fanout:
 
     def __init__(self, *observers: Any) -> None:
         self.observers = tuple(o for o in observers if o is not None)
+        self.backward_arrays = all(takes_arrays(o) for o in self.observers)
 
     def __getattr__(self, event: str) -> Callable[..., None]:
         if not event.startswith("on_"):

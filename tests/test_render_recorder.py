@@ -318,3 +318,29 @@ def test_a_leaf_updated_after_use_says_its_value_is_the_programs_last() -> None:
     second = json.loads(render(recorder, fmt="json", pass_number=2))
     label = next(n["label"] for n in second["nodes"] if n["attrs"].get("name") == "w")
     assert "= [-0.5000]" in label and not any("end of program" in line for line in label)
+
+
+def test_the_recorded_walk_on_arrays_draws_what_the_walk_on_tensors_draws(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recorder takes a backward node's gradients as arrays (so the walk under --json and
+    render is the fast one); every view, with gradient flows, values and saved tensors, is
+    the one drawn when it was given tensors."""
+    source = """
+        x = torch.linspace(-1, 1, 6).reshape(2, 3)
+        w = torch.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+        b = torch.zeros(1, requires_grad=True)
+        for step in range(2):
+            h = torch.tanh(x * w + b)
+            loss = ((h - 0.25) ** 2).mean() + h.sum() * 0.0
+            loss.backward()
+    """
+    views = []
+    for on_arrays in (True, False):
+        monkeypatch.setattr(GraphRecorder, "backward_arrays", on_arrays)
+        recorder = run(source, keep_pass=2)
+        views.append([graph(recorder, view=view, show_saved=True, pass_number=number)
+                      for view in ("forward", "backward") for number in (None, 2)])
+    assert views[0] == views[1]
+    flows = [line for node in views[0][2]["nodes"] if node["kind"] == "backward_fn"
+             for line in node["label"] if line.startswith("grad_output = ")]
+    assert sum("[[" in line for line in flows) >= 3, flows  # the values, not only shapes

@@ -145,6 +145,8 @@ class Snapshot:
 class GraphRecorder:
     """The observer: install with `engine.recording.set_observer(recorder)` around a run."""
 
+    backward_arrays = True  # a backward node's gradients may come as numpy arrays (summarized)
+
     def __init__(self, keep_pass: int | None = None) -> None:
         self.keep_pass = keep_pass
         self.passes = 0
@@ -239,7 +241,7 @@ class GraphRecorder:
         record = self._record_of(leaf) if leaf is not None else self._node_records(node)[0]
         if starts:
             record.root = True
-        grad_in = next((g for g in grads_in if isinstance(g, Tensor)), None)
+        grad_in = next((g for g in grads_in if isinstance(g, (Tensor, np.ndarray))), None)
         if grad_in is not None and not isinstance(node, AccumulateGrad):
             record.flow = summarize(grad_in)
         if create_graph:
