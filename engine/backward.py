@@ -74,8 +74,8 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     on_arrays = not (hooked or create_graph or inputs is not None or _POST_ACCUMULATE_HOOKS
                      or (observer is not None and not recording.takes_arrays(observer)))
     sent_first: Sequence[Any] = [g.array for g in grad_outputs] if on_arrays else grad_outputs
-    if on_arrays and compiled_walk is not None and observer is None:
-        _walk_compiled(roots, sent_first, dependencies, retain_graph)
+    if on_arrays and compiled_walk is not None:
+        _walk_compiled(roots, sent_first, dependencies, retain_graph, observer)
         return []
     buffers: dict[Node, list[Any]] = {}
     ready: list[tuple[int, int, Node]] = []
@@ -139,16 +139,17 @@ _NO_GRADS: list[Tensor | None] = [None]  # what a node gets when nothing was sen
 
 
 def _walk_compiled(roots: list[Edge], grads: Sequence[Any], dependencies: dict[Node, int],
-                   retain_graph: bool) -> None:
-    """run_backward's walk on arrays, without targets or observer, in engine/backward_walk.c:
-    the same nodes in the same order, each through the same Python calls."""
+                   retain_graph: bool, observer: Any) -> None:
+    """run_backward's walk on arrays, without targets, in engine/backward_walk.c: the same
+    nodes in the same order, each through the same Python calls (the observer's too)."""
     assert compiled_walk is not None
     previous_mode = _grad_state["enabled"]
     _grad_state["enabled"] = False
     recording.begin_backward()
     try:
         compiled_walk.walk(roots, list(grads), dependencies, retain_graph, AccumulateGrad,
-                           _NO_GRADS, _send, _hooked_node, _count_message)
+                           _NO_GRADS, _send, _hooked_node, _count_message,
+                           None if observer is None else observer.on_backward_node)
     finally:
         _grad_state["enabled"] = previous_mode
         recording.end_backward()

@@ -5,9 +5,10 @@
  *       roots, and whether any node has hooks. None when a node is not as the engine makes
  *       them (engine/backward.py then counts in Python, which says what is wrong).
  *   walk(roots, grads, dependencies, retain_graph, accumulate, no_grads, send, run_hooked,
- *        count_message)  ->  None
+ *        count_message, on_node)  ->  None
  *       The loop of `run_backward` when gradients pass as numpy arrays: seed the roots, then
- *       run the ready node created last until none is ready.
+ *       run the ready node created last until none is ready. `on_node` (or None) is an
+ *       observer's `on_backward_node`, told of each node after it ran.
  *
  * engine/backward.py keeps the Python loops as the description and the fallback (without a
  * C compiler agraph runs them); tests/test_engine_compiled.py checks that both run the same
@@ -357,14 +358,15 @@ static PyObject *run_node(PyObject *node, PyObject *grads, PyObject *edges, PyOb
 
 static PyObject *walk(PyObject *self, PyObject *args)
 {
-    PyObject *roots, *grads, *counts, *accumulate, *no_grads, *send, *run_hooked, *count_message;
+    PyObject *roots, *grads, *counts, *accumulate, *no_grads, *send, *run_hooked, *count_message,
+        *on_node;
     PyObject *buffers, *node = NULL, *received = NULL, *edges = NULL, *out = NULL, *fast = NULL;
     int retain_graph;
     Py_ssize_t i;
     Queue queue = {NULL, 0, 0, 0};
-    if (!PyArg_ParseTuple(args, "O!O!O!pOO!OOO", &PyList_Type, &roots, &PyList_Type, &grads,
+    if (!PyArg_ParseTuple(args, "O!O!O!pOO!OOOO", &PyList_Type, &roots, &PyList_Type, &grads,
                           &PyDict_Type, &counts, &retain_graph, &accumulate, &PyList_Type,
-                          &no_grads, &send, &run_hooked, &count_message))
+                          &no_grads, &send, &run_hooked, &count_message, &on_node))
         return NULL;
     if (PyList_GET_SIZE(roots) != PyList_GET_SIZE(grads)) {
         PyErr_SetString(PyExc_ValueError, "one gradient per root");
@@ -414,6 +416,12 @@ static PyObject *walk(PyObject *self, PyObject *args)
         out = run_node(node, received, edges, accumulate, run_hooked, count_message);
         if (out == NULL)
             goto failed;
+        if (on_node != Py_None) {
+            PyObject *result = PyObject_CallFunctionObjArgs(on_node, node, received, out, NULL);
+            if (result == NULL)
+                goto failed;
+            Py_DECREF(result);
+        }
         Py_CLEAR(received);
         if (!retain_graph) {
             PyObject *result = PyObject_CallMethodNoArgs(node, s_release);
@@ -463,7 +471,7 @@ static PyMethodDef methods[] = {
      "count(roots, accumulate) -> (dependencies, hooked), or None for Python's count"},
     {"walk", walk, METH_VARARGS,
      "walk(roots, grads, dependencies, retain_graph, accumulate, no_grads, send, run_hooked, "
-     "count_message): the backward walk on arrays"},
+     "count_message, on_node): the backward walk on arrays"},
     {NULL, NULL, 0, NULL},
 };
 

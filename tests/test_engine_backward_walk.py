@@ -4,8 +4,9 @@ The same graph is walked by both (retain_graph=True, so a graph can be walked tw
 nodes must run in the same order, each given the same gradients, and every leaf must end with
 the same bits. The graphs are random: fan-out (a node's gradients summed in the order they
 arrive), several outputs, broadcasting, views, float32 and float64 leaves, and python numbers
-beside tensors. Then what the Python loops do besides running nodes: hooks found before the
-walk and hooks added during it, a node that returns the wrong number of gradients, a graph
+beside tensors; an observer that takes arrays (the graph recorder) is told the same of each
+node. Then what the Python loops do besides running nodes: hooks found before the walk and
+hooks added during it, a node that returns the wrong number of gradients, a graph
 freed by the first walk, the graph-size limit, and a walk started inside another.
 """
 
@@ -20,7 +21,7 @@ import numpy as np
 import pytest
 
 from autograd_cli.language.interpreter import run_program
-from engine import backward, budget
+from engine import backward, budget, recording
 from engine.autograd import AccumulateGrad, Function, Node
 from engine.tensor import Tensor
 from tests.conftest import ROOT
@@ -270,3 +271,38 @@ def test_a_node_whose_edges_are_not_the_engines_is_left_to_python() -> None:
 
     assert backward.compiled_walk is not None
     assert backward.compiled_walk.count([(Odd(), 0)], AccumulateGrad) is None
+
+
+class _ArrayObserver:
+    """An observer that takes arrays, as the graph recorder does: what it is told of each node."""
+
+    backward_arrays = True
+
+    def __init__(self) -> None:
+        self.told: list[tuple[int, list[bytes], list[bytes]]] = []
+
+    def on_op(self, *args: Any) -> None:
+        pass
+
+    def on_backward_node(self, node: Node, grads_in: Any, grads_out: Any) -> None:
+        self.told.append((id(node), [b"" if g is None else np.asarray(g).tobytes()
+                                     for g in grads_in],
+                          [b"" if g is None else np.asarray(g).tobytes() for g in grads_out]))
+
+
+@compiled
+@pytest.mark.parametrize("seed", range(0, 60, 5))
+def test_an_observer_is_told_the_same_by_both_walks(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    leaves, loss = _random_graph(seed)
+    told = []
+    for walk in WALKS:
+        _walk_with(walk, monkeypatch)
+        observer = _ArrayObserver()
+        previous = recording.set_observer(observer)
+        try:
+            loss.backward(retain_graph=True)
+        finally:
+            recording.set_observer(previous)
+        told.append(observer.told)
+    assert told[0] and told[0] == told[1]
