@@ -120,6 +120,17 @@ def compiled_beside_python(number: int) -> None:
         print(f"{'MKL product 32x4 @ 4x16':36} C {compiled:6.2f}  ctypes {through_ctypes:6.2f}")
     else:
         print(f"{'MKL product 32x4 @ 4x16':36} n/a")
+    row = (np.arange(174, dtype=np.float32) * np.float32(0.1) - 8).reshape(6, 29)
+    if numerics.compiled_sleef is not None:
+        compiled = per_call(lambda: numerics.softmax_lastdim(row, True), number)
+        saved_sleef, numerics.compiled_sleef = numerics.compiled_sleef, None
+        try:
+            python = per_call(lambda: numerics.softmax_lastdim(row, True), number // 10 or 1)
+        finally:
+            numerics.compiled_sleef = saved_sleef
+        print(f"{'log_softmax of 6x29 float32':36} C {compiled:6.2f}  numpy {python:6.2f}")
+    else:
+        print(f"{'log_softmax of 6x29 float32':36} n/a")
     walk = "backward of a 5-node training step"
     if backward.compiled_walk is not None:
         compiled = _step_backward(max(1, number // 10))

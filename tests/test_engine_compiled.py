@@ -14,6 +14,8 @@ dimensions do not fit its arrays is refused before MKL sees it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -184,3 +186,71 @@ def test_gemm_never_writes_into_a_read_only_result() -> None:
     with pytest.raises((ValueError, TypeError, BufferError)):
         _call(a, b, c, 4, 2, 3, 4, 3, 4)
     assert (c == 0).all()
+
+
+sleefs = pytest.mark.skipif(
+    numerics.compiled_sleef is None,
+    reason="engine/ops/sleef_math.c was not built (no C compiler at install): numpy computes")
+SLEEF_FUNCTIONS = [("expf", numerics._sleef_expf), ("logf", numerics._sleef_logf)]
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two float32 arrays hold the same bits (any NaN equals any NaN: the sign and payload
+    of a NaN never print)."""
+    return (a.view(np.uint32) == b.view(np.uint32)) | (np.isnan(a) & np.isnan(b))
+
+
+@sleefs
+@pytest.mark.parametrize("name, reference", SLEEF_FUNCTIONS)
+def test_sleef_twins_give_the_reference_bits_for_every_exponent(name: str,
+                                                                 reference: Any) -> None:
+    """Random bit patterns (every exponent, subnormals, both signs, infinities and NaNs), the
+    edges of each function's range, and values of the sizes a softmax sees."""
+    rng = np.random.default_rng(5)
+    x = np.concatenate([
+        rng.integers(0, 2**32, 400_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -104.0, -104.00001, -103.99999, 100.0,
+                  100.00001, 88.72, -87.34, 1e-45, -1e-45, 1.0, 0.75, 0.74999994, 1.5,
+                  3.4e38], np.float32),
+        (rng.standard_normal(200_000) * 30).astype(np.float32),
+        (rng.random(200_000) * 60).astype(np.float32)])
+    out = np.empty_like(x)
+    getattr(numerics.compiled_sleef, name)(x, out)
+    assert _same_bits(out, reference(x)).all()
+
+
+@sleefs
+def test_sleef_twins_keep_shape_and_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """0-d, 2-d, transposed and strided inputs; the engine's softmax, log_softmax and sigmoid
+    give the same bits with and without the compiled file."""
+    rng = np.random.default_rng(8)
+    y = (rng.standard_normal((6, 29)) * 5).astype(np.float32)
+    inputs = [np.float32(2.5), y, y.T, y[:, ::3], np.abs(y)]
+    with_it = [(numerics.sleef_expf(v), numerics.sleef_logf(v)) for v in inputs]
+    softmaxes = [numerics.softmax_lastdim(y, True), numerics.softmax_lastdim(y, False),
+                 numerics.sigmoid(y)]
+    monkeypatch.setattr(numerics, "compiled_sleef", None)
+    without = [(numerics.sleef_expf(v), numerics.sleef_logf(v)) for v in inputs]
+    for (a, b), (c, d) in zip(with_it, without, strict=True):
+        assert a.shape == c.shape and a.dtype == c.dtype == np.float32
+        assert _same_bits(a, c).all() and _same_bits(b, d).all()
+    again = [numerics.softmax_lastdim(y, True), numerics.softmax_lastdim(y, False),
+             numerics.sigmoid(y)]
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(softmaxes, again, strict=True))
+
+
+@sleefs
+@pytest.mark.parametrize("x, out", [
+    (np.zeros(4, np.float64), np.zeros(4, np.float32)),  # not float32
+    (np.zeros(4, np.float32), np.zeros(3, np.float32)),  # sizes differ
+    (np.zeros((4, 4), np.float32)[:, 0], np.zeros(4, np.float32)),  # not contiguous
+])
+def test_sleef_twins_refuse_what_they_are_not_made_for(x: np.ndarray, out: np.ndarray) -> None:
+    for name, _ in SLEEF_FUNCTIONS:
+        with pytest.raises((TypeError, ValueError, BufferError)):
+            getattr(numerics.compiled_sleef, name)(x, out)
+    read_only = np.zeros(4, np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        numerics.compiled_sleef.expf(np.ones(4, np.float32), read_only)
+    assert not read_only.any()

@@ -29,6 +29,11 @@ try:  # the same order compiled (engine/ops/cascade_sum.c); optional, built when
     from engine.ops._cascade_sum import total as compiled_total
 except ImportError:  # pragma: no cover - the numpy version below does the same
     compiled_total = None
+try:  # SLEEF's exp and log compiled (engine/ops/sleef_math.c), the same bits; optional too
+    import engine.ops._sleef_math as _sleef_math
+except ImportError:  # pragma: no cover - the numpy versions below do the same
+    _sleef_math = None
+compiled_sleef: Any = _sleef_math
 
 VECTOR_BYTES = 32  # the sum kernel is built for AVX2 even on AVX512 machines: 8 float lanes
 ILP = 4
@@ -378,6 +383,22 @@ def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 def sleef_expf(d: np.ndarray) -> np.ndarray:
     """SLEEF's xexpf (u10) with FMA, as ATen's Vectorized<float>::exp computes it."""
     d = np.asarray(d, dtype=np.float32)
+    if compiled_sleef is not None:
+        return _compiled(compiled_sleef.expf, d)
+    return _sleef_expf(d)
+
+
+def _compiled(function: Any, d: np.ndarray) -> np.ndarray:
+    """engine/ops/sleef_math.c's twin of a function below, on float32 `d`."""
+    source = np.ascontiguousarray(d)
+    out = np.empty(source.shape, np.float32)
+    function(source, out)
+    return out.reshape(d.shape)
+
+
+def _sleef_expf(d: np.ndarray) -> np.ndarray:
+    """sleef_expf in numpy, step by step: the description, the reference of its compiled twin
+    (engine/ops/sleef_math.c) and its fallback."""
     q = np.rint(d * _R_LN2).astype(np.int32)
     qf = q.astype(np.float32)
     s = _fma(qf, np.float32(-_L2U), d)
@@ -405,8 +426,16 @@ def sleef_logf(d: np.ndarray) -> np.ndarray:
     arithmetic with fused multiply-adds): ATen's Vectorized<float>::log, which
     log_softmax applies to its row sums. For positive normal floats; 0 gives -inf, a
     negative value nan and +inf +inf."""
+    d = np.asarray(d, dtype=np.float32)
+    if compiled_sleef is not None:
+        return _compiled(compiled_sleef.logf, d)
+    return _sleef_logf(d)
+
+
+def _sleef_logf(d: np.ndarray) -> np.ndarray:
+    """sleef_logf in numpy, step by step: the description, the reference of its compiled twin
+    (engine/ops/sleef_math.c) and its fallback."""
     f32 = np.float32
-    d = np.asarray(d, dtype=f32)
     safe = np.where((d > 0) & np.isfinite(d), d, f32(1))
     mantissa, exponent = np.frexp(safe)  # safe = mantissa * 2**exponent, mantissa in [0.5, 1)
     low = mantissa < f32(0.75)  # getmant's interval is [0.75, 1.5)
