@@ -50,18 +50,23 @@ def blockwise(function: Any) -> Any:
     broadcast shape: the same values, its temporaries at most BLOCK elements each."""
     @functools.wraps(function)
     def run(*args: Any) -> Any:
-        shape = np.broadcast_shapes(*(np.shape(arg) for arg in args))
-        if math.prod(shape) <= BLOCK:
-            return function(*args)
-        arrays = np.broadcast_arrays(*(np.asarray(arg) for arg in args))
-        out: np.ndarray | None = None
-        for index in block_slices(shape):
-            part = function(*(array[index] for array in arrays))
-            if out is None:
-                out = np.empty(shape, part.dtype)
-            out[index] = part
-        return out
+        return in_blocks(function, *args)
     return run
+
+
+def in_blocks(function: Any, *args: Any) -> Any:
+    """`blockwise(function)(*args)` without making the wrapper (for a function made per call)."""
+    shape = np.broadcast_shapes(*(np.shape(arg) for arg in args))
+    if math.prod(shape) <= BLOCK:
+        return function(*args)
+    arrays = np.broadcast_arrays(*(np.asarray(arg) for arg in args))
+    out: np.ndarray | None = None
+    for index in block_slices(shape):
+        part = function(*(array[index] for array in arrays))
+        if out is None:
+            out = np.empty(shape, part.dtype)
+        out[index] = part
+    return out
 
 
 @blockwise
@@ -174,7 +179,7 @@ def _python_map(function: Any, dtype: Any, values: np.ndarray) -> np.ndarray:
 
 
 def _mapped(function: Any, values: np.ndarray) -> np.ndarray:
-    return blockwise(function)(values)  # type: ignore[no-any-return]
+    return in_blocks(function, values)  # type: ignore[no-any-return]
 
 
 def log_glibc(values: np.ndarray) -> np.ndarray:

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
 from engine import float_math, grad_mode
 from engine.autograd import Function
-from engine.float_math import blockwise, fma32, fma64
+from engine.float_math import fma32, fma64, in_blocks
 from engine.late_imports import late
 from engine.ops import arith, numerics
 from engine.ops.arith import scale
@@ -77,7 +78,7 @@ def cpu_kernel(vector: Callable[..., np.ndarray], scalar: Callable[..., np.ndarr
     shape = walked[0].shape
     step = VECTOR_BYTES // x.itemsize
     # both kernels are elementwise: each runs block by block (its temporaries stay small)
-    vector, scalar = blockwise(vector), blockwise(scalar)
+    vector, scalar = partial(in_blocks, vector), partial(in_blocks, scalar)
     if x.strides[order[-1]] != x.itemsize:
         out = scalar(*walked)
     elif np.transpose(x, order).flags.c_contiguous:

@@ -360,13 +360,13 @@ def _float_power(a: np.ndarray, exponent: Any) -> np.ndarray:
     if exponent == 3:
         return a * a * a
     if exponent == -2:
-        return np.ones((), dtype=a.dtype) / (a * a)
+        return a.dtype.type(1) / (a * a)
     if exponent == 0.5:
         return np.sqrt(a)
     if exponent == -0.5:
-        return np.ones((), dtype=a.dtype) / np.sqrt(a)
+        return a.dtype.type(1) / np.sqrt(a)
     if exponent == -1:
-        return np.ones((), dtype=a.dtype) / a
+        return a.dtype.type(1) / a
     if a.dtype == np.float32:
         if exponent in (4, 5, 6) and a.ndim:  # (a 0-d array gains nothing)
             return _small_power(a, exponent)

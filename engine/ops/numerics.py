@@ -515,7 +515,7 @@ def exp_negated(a: np.ndarray) -> np.ndarray:
 
 def sigmoid(a: np.ndarray) -> np.ndarray:
     """ATen's sigmoid: 1 / (1 + exp(-x)), exp(-x) as `exp_negated`."""
-    one = np.ones((), dtype=a.dtype)
+    one = a.dtype.type(1)
     return one / (one + exp_negated(a))  # type: ignore[no-any-return]
 
 

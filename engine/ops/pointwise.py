@@ -10,7 +10,7 @@ import numpy as np
 
 from engine import budget, dtypes, float_math
 from engine.autograd import Function, plain_arrays
-from engine.float_math import blockwise, fma64
+from engine.float_math import fma64, in_blocks
 from engine.operands import first_broadcast_error
 from engine.ops import mkl, numerics
 from engine.ops.arith import scale
@@ -30,8 +30,8 @@ def rounded_in_float64(function: Any, a: np.ndarray) -> np.ndarray:
     """
     a = float_input(a)
     if a.dtype == np.float32:
-        return blockwise(lambda part: function(part.astype(np.float64)).astype(np.float32))(a)  # type: ignore[no-any-return]
-    return blockwise(function)(a)  # type: ignore[no-any-return]
+        return in_blocks(lambda part: function(part.astype(np.float64)).astype(np.float32), a)  # type: ignore[no-any-return]
+    return in_blocks(function, a)  # type: ignore[no-any-return]
 
 
 def vector_math(name: str, function: Any, a: np.ndarray) -> np.ndarray:
