@@ -1,4 +1,4 @@
-"""agraph's four compiled files, all optional: without a C compiler agraph makes the same
+"""agraph's five compiled files, all optional: without a C compiler agraph makes the same
 calls in Python, numpy and ctypes, more slowly (docs/architecture.md).
 
 Everything else about the package is in pyproject.toml.
@@ -11,6 +11,8 @@ setup(ext_modules=[
     Extension("engine.ops._cascade_sum", ["engine/ops/cascade_sum.c"], optional=True),
     Extension("engine.ops._mkl_gemm", ["engine/ops/mkl_gemm.c"], optional=True),
     # float arithmetic exactly as written: no a * b + c fused by the compiler
+    Extension("engine.ops._nll_cascade", ["engine/ops/nll_cascade.c"], optional=True,
+              extra_compile_args=["-ffp-contract=off"]),
     Extension("engine.ops._sleef_math", ["engine/ops/sleef_math.c"], optional=True,
               extra_compile_args=["-ffp-contract=off"]),
 ])

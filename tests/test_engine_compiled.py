@@ -10,6 +10,12 @@ subnormals, magnitudes far apart).
 engine/ops/mkl_gemm.c makes engine/ops/mkl.py's MKL gemm call without ctypes: the same
 function with the same arguments, so the same bits, and a call whose sizes or leading
 dimensions do not fit its arrays is refused before MKL sees it.
+
+engine/ops/sleef_math.c is the twin of numerics.py's `_sleef_expf` and `_sleef_logf`, SLEEF's
+float32 exp and log step by step: the same bits for every float32 exponent, subnormals and
+special values. engine/ops/nll_cascade.c is the twin of loss.py's `_python_nll_cascade`,
+nll_loss's sum over a batch: the same bits for every batch size and each level of its order.
+(engine/backward_walk.c has its own file, tests/test_engine_backward_walk.py.)
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.ops import mkl, numerics
+from engine.ops import loss, mkl, numerics
 
 sums = pytest.mark.skipif(
     numerics.compiled_total is None,
@@ -254,3 +260,41 @@ def test_sleef_twins_refuse_what_they_are_not_made_for(x: np.ndarray, out: np.nd
     with pytest.raises((TypeError, ValueError, BufferError)):
         numerics.compiled_sleef.expf(np.ones(4, np.float32), read_only)
     assert not read_only.any()
+
+
+nll_sums = pytest.mark.skipif(
+    loss.compiled_nll_cascade is None,
+    reason="engine/ops/nll_cascade.c was not built (no C compiler at install): Python sums")
+
+
+@nll_sums
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_nll_cascade_gives_the_reference_bits(dtype: type, weighted: bool) -> None:
+    """Every batch size up to 300 and sizes where the cascade's chunks grow (each level of the
+    order), values of several magnitudes with signed zeros, ignored targets."""
+    rng = np.random.default_rng(4)
+    for size in [*range(1, 300), 511, 512, 513, 4096, 4097, 70000]:
+        picked = (rng.standard_normal(size) * rng.choice([1e-3, 1.0, 1e3])).astype(dtype)
+        picked[rng.random(size) < 0.05] = 0.0
+        picked[rng.random(size) < 0.05] = -0.0
+        weights = (rng.random(size) * 2).astype(dtype) if weighted else None
+        valid = rng.random(size) > 0.1
+        compiled = loss._nll_cascade(picked, weights, valid)
+        reference = loss._python_nll_cascade(picked, weights, valid)
+        assert [np.asarray(v).tobytes() for v in compiled] == [
+            np.asarray(v).tobytes() for v in reference], size
+        assert [type(v) for v in compiled] == [type(v) for v in reference]
+
+
+@nll_sums
+@pytest.mark.parametrize("args", [
+    (np.zeros(4, np.float16), None, np.ones(4, bool), np.zeros(2, np.float16)),  # float16
+    (np.zeros(4, np.float32), None, np.ones(3, bool), np.zeros(2, np.float32)),  # lengths
+    (np.zeros(4, np.float32), np.zeros(4, np.float64), np.ones(4, bool), np.zeros(2, np.float32)),
+    (np.zeros(4, np.float32), None, np.ones(4, np.int8), np.zeros(2, np.float32)),  # not bools
+    (np.zeros(4, np.float32), None, np.ones(4, bool), np.zeros(3, np.float32)),  # out: 3
+])
+def test_nll_cascade_refuses_what_it_is_not_made_for(args: tuple[Any, ...]) -> None:
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        loss.compiled_nll_cascade(*args)

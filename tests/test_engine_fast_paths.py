@@ -16,6 +16,8 @@ from engine import api, recording
 from engine.tensor import Tensor
 
 torch: Any = type("torch", (), api.TORCH)
+torch.nn = type("nn", (), dict(api.members("NN")))
+torch.nn.functional = type("functional", (), dict(api.members("FUNCTIONAL")))
 
 
 class Watcher:
@@ -198,6 +200,27 @@ def exp_log_tanh_sigmoid() -> Any:
     return out
 
 
+def softmax_and_cross_entropy() -> Any:
+    """softmax and log_softmax along each dim, cross_entropy and nll_loss with each reduction,
+    class weights and an ignored target, in float32 and float64: their derivatives on arrays."""
+    out = []
+    for dtype in (torch.float32, torch.float64):
+        x = (torch.linspace(-3.1, 2.9, 60, dtype=dtype).reshape(6, 10) ** 3 / 7).requires_grad_()
+        target = torch.tensor([1, 0, 9, 3, 3, 7])
+        weight = torch.linspace(0.5, 2.0, 10, dtype=dtype)
+        F = torch.nn.functional
+        y = (F.softmax(x, -1) * torch.linspace(0, 1, 10, dtype=dtype)).sum()
+        y = y + (F.softmax(x, 0) ** 2).sum() + (F.log_softmax(x, 0) * 0.25).sum()
+        for factor, reduction in ((0.37, "mean"), (1.3, "sum"), (0.71, "none")):
+            y = y + F.cross_entropy(x, target, reduction=reduction).sum() * factor
+            y = y + F.cross_entropy(x, target, weight=weight, ignore_index=3,
+                                    reduction=reduction).sum() * (factor + 0.1)
+            y = y + F.nll_loss(F.log_softmax(x, 1), target, reduction=reduction).sum() * 0.3
+        y.backward()
+        out += [x, y]
+    return out
+
+
 @pytest.mark.parametrize("exponent", [2, 3, 0.5, -1, -2, 1, 0, 2.5, -0.5, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
@@ -214,13 +237,19 @@ def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
 PROGRAMS = [sgd_update, elementwise_derivatives, broadcast_operand, aliasing, mixed_dtypes,
             int_tensor_float_scalar, leaf_in_place_with_grad, view_of_leaf_under_no_grad,
             saved_tensor_modified, zero_cases, mlp_step, shared_and_mixed, mean_div_neg_view,
-            exp_log_tanh_sigmoid]
+            exp_log_tanh_sigmoid, softmax_and_cross_entropy]
+
+
+# the programs whose outcome is PyTorch's error (each raises it on purpose)
+RAISE = {int_tensor_float_scalar, leaf_in_place_with_grad, saved_tensor_modified}
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_short_ways_match_the_general_path(program: Callable[[], Any]) -> None:
     short, general = both_ways(program)
     assert short == general
+    raised = isinstance(short, tuple) and short[0] == "error"
+    assert raised == (program in RAISE), short  # no program passes by failing both ways
 
 
 def test_the_errors_are_pytorchs() -> None:

@@ -12,6 +12,11 @@ from engine.ops.numerics import torch_sum
 from engine.ops.pointwise import vector_math, where
 from engine.tensor import Tensor
 
+try:  # nll_loss's cascade compiled (engine/ops/nll_cascade.c), the same bits; optional
+    from engine.ops._nll_cascade import total as compiled_nll_cascade
+except ImportError:  # pragma: no cover - `_python_nll_cascade` does the same
+    compiled_nll_cascade = None
+
 
 def _float_target(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """An integer or bool target is taken in the input's float dtype (torch's promotion)."""
@@ -197,35 +202,49 @@ class NllLoss(Function):
         weights = np.ones(target.shape, dtype=x.dtype) if weight is None else weight[picked_class]
         weights = np.where(valid, weights, 0).astype(x.dtype)
         index = np.expand_dims(picked_class, axis)
-        losses = -np.take_along_axis(x, index, axis=axis).squeeze(axis) * weights
+        picked = np.take_along_axis(x, index, axis=axis).squeeze(axis)
         self.reduction, self.axis, self.index, self.shape = reduction, axis, index, x.shape
         self.weights = weights
         if reduction == "none":
-            return losses
-        picked = np.take_along_axis(x, index, axis=axis).squeeze(axis)
+            return -picked * weights
         if x.ndim >= 2 and x.dtype.kind == "f":  # nll_loss2d sums its map in the same cascade
             total_loss, self.total = _nll_cascade(
                 picked.reshape(-1), None if weight is None else weights.reshape(-1),
                 valid.reshape(-1))
         else:
-            total_loss, self.total = torch_sum(losses), torch_sum(weights)
+            total_loss, self.total = torch_sum(-picked * weights), torch_sum(weights)
         if reduction == "sum":
             return np.asarray(total_loss, dtype=x.dtype)
         return np.asarray(total_loss / self.total, dtype=x.dtype)
+
+    def array_backward(self, grad, inputs, output):
+        """`backward` on arrays: the same numpy operations as its ops (div by a number, neg,
+        mul) compute, when the gradient has the weights' float dtype."""
+        if grad.dtype != self.weights.dtype or grad.dtype.kind != "f":
+            return None
+        if self.reduction == "none":
+            grad = np.expand_dims(grad, self.axis)
+        else:
+            grad = -(grad / float(self.total)) if self.reduction == "mean" else -grad
+        return (grad * self._spread(),)
 
     def backward(self, grad, inputs, output):
         """PyTorch's nll_loss_backward: w * -(grad / total) at each target (mean), w * -grad
         (sum), -w * grad per sample (none); zero where a target is ignored."""
         if self.reduction == "none":
-            coefficients = 0 - self.weights  # +0 (not -0) where a target is ignored
             grad = grad.unsqueeze(self.axis)
         else:
-            coefficients = self.weights
             grad = -(grad / float(self.total)) if self.reduction == "mean" else -grad
+        return (grad * _constant(self._spread()),)
+
+    def _spread(self) -> np.ndarray:
+        """The weights at each target's place, zeros elsewhere (negated per sample for
+        reduction 'none': +0, not -0, where a target is ignored)."""
+        coefficients = 0 - self.weights if self.reduction == "none" else self.weights
         spread = np.zeros(self.shape, dtype=self.weights.dtype)
         np.put_along_axis(spread, self.index, np.expand_dims(coefficients, self.axis),
                           axis=self.axis)
-        return (grad * _constant(spread),)
+        return spread
 
 
 class NllLoss2d(NllLoss):
@@ -237,9 +256,25 @@ class NllLoss2d(NllLoss):
 
 def _nll_cascade(picked: np.ndarray, weights: np.ndarray | None, valid: np.ndarray
                  ) -> tuple[Any, Any]:
+    """nll_loss's own cascade sum over a batch: (total loss, total weight), by the compiled
+    twin of `_python_nll_cascade` (engine/ops/nll_cascade.c) for float32 and float64."""
+    if compiled_nll_cascade is not None and picked.dtype in _CASCADE_DTYPES:
+        out = np.empty(2, picked.dtype)
+        compiled_nll_cascade(np.ascontiguousarray(picked), None if weights is None
+                             else np.ascontiguousarray(weights), np.ascontiguousarray(valid), out)
+        return out[0], out[1]
+    return _python_nll_cascade(picked, weights, valid)
+
+
+_CASCADE_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _python_nll_cascade(picked: np.ndarray, weights: np.ndarray | None, valid: np.ndarray
+                        ) -> tuple[Any, Any]:
     """nll_loss's own cascade sum over a batch (LossNLL.cpp): -x*w into 8 levels of partial
     sums, a level flushed upwards whenever the batch index is a multiple of its chunk; the
-    total weight is the count of targets kept, or the weights summed the same way."""
+    total weight is the count of targets kept, or the weights summed the same way. (The
+    description, the reference of its compiled twin and its fallback.)"""
     dtype = picked.dtype.type
     size, levels = picked.shape[0], 8
     power = max(4, (1 if size <= 2 else (size - 1).bit_length()) // levels)

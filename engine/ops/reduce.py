@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from engine import float_math
-from engine.autograd import Function
+from engine.autograd import Function, plain_arrays
 from engine.ops import numerics
 from engine.ops import shape as shape_ops
 from engine.ops.arith import DivScalar
@@ -287,6 +287,13 @@ class Softmax(Function):
             return shifted - np.log(_exp(shifted).sum(axis=dim, keepdims=True))
         shifted = _exp(shifted)
         return shifted / shifted.sum(axis=dim, keepdims=True)
+
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, output)
+        if arrays is None:
+            return None
+        derivative = LogSoftmaxBackwardData if self.log else SoftmaxBackwardData
+        return (derivative.__new__(derivative).forward(*arrays, dim=self.dim),)  # its op's kernel
 
     def backward(self, grad, inputs, output):
         derivative = LogSoftmaxBackwardData if self.log else SoftmaxBackwardData
