@@ -1,4 +1,4 @@
-"""agraph's five compiled files, all optional: without a C compiler agraph makes the same
+"""agraph's six compiled files, all optional: without a C compiler agraph makes the same
 calls in Python, numpy and ctypes, more slowly (docs/architecture.md).
 
 Everything else about the package is in pyproject.toml.
@@ -9,6 +9,9 @@ from setuptools import Extension, setup
 setup(ext_modules=[
     Extension("engine._backward_walk", ["engine/backward_walk.c"], optional=True),
     Extension("engine.ops._cascade_sum", ["engine/ops/cascade_sum.c"], optional=True),
+    # the C library's own functions, never the compiler's builtin versions of them
+    Extension("engine._libm_float", ["engine/libm_float.c"], optional=True,
+              extra_compile_args=["-fno-builtin"], libraries=["m"]),
     Extension("engine.ops._mkl_gemm", ["engine/ops/mkl_gemm.c"], optional=True),
     # float arithmetic exactly as written: no a * b + c fused by the compiler
     Extension("engine.ops._nll_cascade", ["engine/ops/nll_cascade.c"], optional=True,

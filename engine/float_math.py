@@ -26,6 +26,14 @@ HALF29 = np.uint64(0x10000000)
 # +0 of each float dtype, as a numpy scalar (kernels compare and select against it)
 ZEROS = {np.dtype(kind): np.dtype(kind).type(0) for kind in ("float16", "float32", "float64")}
 BLOCK = 1 << 17  # elements an elementwise helper works on at once
+try:  # `libm` for float32 from C (engine/libm_float.c), the same functions; optional
+    import engine._libm_float as _compiled_libm
+except ImportError:  # pragma: no cover - ctypes calls them one value at a time
+    _compiled_libm = None
+# name -> the compiled function that applies it (none without the compiled file)
+COMPILED_LIBM: dict[str, Any] = dict.fromkeys(
+    _compiled_libm.names if _compiled_libm is not None else (),
+    _compiled_libm.apply if _compiled_libm is not None else None)
 
 
 def block_slices(shape: tuple[int, ...]) -> Any:
@@ -200,6 +208,11 @@ def libm(name: str, values: np.ndarray) -> np.ndarray:
     a float is logf, of a double log): numpy's vectorised float32 log differs from logf in the
     last bit for about one value in five. Other dtypes go through float64."""
     if values.dtype == f32:
+        if name in COMPILED_LIBM:  # the same C functions, called from C
+            source = np.ascontiguousarray(values)
+            out = np.empty(source.shape, f32)
+            COMPILED_LIBM[name](name, source, out)
+            return out.reshape(values.shape)
         return _mapped(functools.partial(_python_map, _libm_float(name), f32), values)
     return glibc_map(getattr(math, name), values).astype(values.dtype, copy=False)
 

@@ -15,16 +15,20 @@ engine/ops/sleef_math.c is the twin of numerics.py's `_sleef_expf` and `_sleef_l
 float32 exp and log step by step: the same bits for every float32 exponent, subnormals and
 special values. engine/ops/nll_cascade.c is the twin of loss.py's `_python_nll_cascade`,
 nll_loss's sum over a batch: the same bits for every batch size and each level of its order.
+engine/libm_float.c calls the C library's float32 functions that float_math.libm calls through
+ctypes: the same bits.
 (engine/backward_walk.c has its own file, tests/test_engine_backward_walk.py.)
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 import pytest
 
+from engine import float_math
 from engine.ops import loss, mkl, numerics
 
 sums = pytest.mark.skipif(
@@ -298,3 +302,36 @@ def test_nll_cascade_gives_the_reference_bits(dtype: type, weighted: bool) -> No
 def test_nll_cascade_refuses_what_it_is_not_made_for(args: tuple[Any, ...]) -> None:
     with pytest.raises((TypeError, ValueError, BufferError)):
         loss.compiled_nll_cascade(*args)
+
+
+libms = pytest.mark.skipif(
+    not float_math.COMPILED_LIBM,
+    reason="engine/libm_float.c was not built (no C compiler at install): ctypes calls")
+
+
+@libms
+@pytest.mark.parametrize("name", sorted(float_math.COMPILED_LIBM) or ["none"])
+def test_libm_from_c_is_what_ctypes_calls(name: str) -> None:
+    """The same C library function over every float32 exponent and the special values."""
+    rng = np.random.default_rng(6)
+    x = np.concatenate([
+        rng.integers(0, 2**32, 100_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 88.7, 89.0, -104.0, 1e-45],
+                 np.float32),
+        (rng.standard_normal(50_000) * 5).astype(np.float32)])[:150_000].reshape(-1, 3)[:, ::2]
+    through_ctypes = float_math._mapped(functools.partial(
+        float_math._python_map, float_math._libm_float(name), np.float32), x)
+    from_c = float_math.libm(name, x)
+    assert from_c.shape == x.shape and from_c.dtype == np.float32
+    assert _same_bits(from_c, through_ctypes).all()
+
+
+@libms
+def test_libm_from_c_refuses_what_it_is_not_made_for() -> None:
+    apply = float_math.COMPILED_LIBM["log"]
+    with pytest.raises(ValueError):
+        apply("sqrt", np.ones(2, np.float32), np.ones(2, np.float32))
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        apply("log", np.ones(2, np.float64), np.ones(2, np.float32))
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        apply("log", np.ones(3, np.float32), np.ones(2, np.float32))
