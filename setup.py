@@ -10,7 +10,7 @@ setup(ext_modules=[
     Extension("engine._backward_walk", ["engine/backward_walk.c"], optional=True),
     Extension("engine.ops._cascade_sum", ["engine/ops/cascade_sum.c"], optional=True),
     # the C library's own functions, never the compiler's builtin versions of them
-    Extension("engine._libm_float", ["engine/libm_float.c"], optional=True,
+    Extension("engine._libm", ["engine/libm.c"], optional=True,
               extra_compile_args=["-fno-builtin"], libraries=["m"]),
     Extension("engine.ops._mkl_gemm", ["engine/ops/mkl_gemm.c"], optional=True),
     # float arithmetic exactly as written: no a * b + c fused by the compiler

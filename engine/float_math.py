@@ -26,8 +26,8 @@ HALF29 = np.uint64(0x10000000)
 # +0 of each float dtype, as a numpy scalar (kernels compare and select against it)
 ZEROS = {np.dtype(kind): np.dtype(kind).type(0) for kind in ("float16", "float32", "float64")}
 BLOCK = 1 << 17  # elements an elementwise helper works on at once
-try:  # `libm` for float32 from C (engine/libm_float.c), the same functions; optional
-    import engine._libm_float as _compiled_libm
+try:  # `libm` from C (engine/libm.c), the same functions; optional
+    import engine._libm as _compiled_libm
 except ImportError:  # pragma: no cover - ctypes calls them one value at a time
     _compiled_libm = None
 # name -> the compiled function that applies it (none without the compiled file)
@@ -195,26 +195,33 @@ def log_glibc(values: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def _libm_float(name: str) -> Any:
+def _libm_function(name: str, dtype: Any) -> Any:
+    """The C library's `name` for float32 (logf, ...) or float64 (log, ...), through ctypes."""
     import ctypes.util  # lazy: it brings subprocess, shutil and tempfile into every start
 
-    function = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name + "f")
-    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+    kind = ctypes.c_float if dtype == f32 else ctypes.c_double
+    function = getattr(ctypes.CDLL(ctypes.util.find_library("m")),
+                       name + "f" if dtype == f32 else name)
+    function.restype, function.argtypes = kind, [kind]
     return function
 
 
 def libm(name: str, values: np.ndarray) -> np.ndarray:
     """C's `log`/`log1p`/... element by element, as a scalar ATen kernel calls it (std::log of
     a float is logf, of a double log): numpy's vectorised float32 log differs from logf in the
-    last bit for about one value in five. Other dtypes go through float64."""
-    if values.dtype == f32:
-        if name in COMPILED_LIBM:  # the same C functions, called from C
-            source = np.ascontiguousarray(values)
-            out = np.empty(source.shape, f32)
-            COMPILED_LIBM[name](name, source, out)
-            return out.reshape(values.shape)
-        return _mapped(functools.partial(_python_map, _libm_float(name), f32), values)
-    return glibc_map(getattr(math, name), values).astype(values.dtype, copy=False)
+    last bit for about one value in five. Other dtypes go through float64. C's results where
+    Python's math module would raise: log(0) is -inf, exp(1000) inf."""
+    dtype = f32 if values.dtype == f32 else f64
+    source = values if values.dtype == dtype else values.astype(f64)
+    if name in COMPILED_LIBM:  # the C functions, called from C (engine/libm.c)
+        source = np.ascontiguousarray(source)
+        out = np.empty(source.shape, dtype)
+        COMPILED_LIBM[name](name, source, out)
+        result = out.reshape(values.shape)
+    else:  # the same C functions through ctypes, one value at a time
+        result = _mapped(functools.partial(_python_map, _libm_function(name, dtype), dtype),
+                         source)
+    return result if values.dtype == dtype else result.astype(values.dtype, copy=False)
 
 
 def maximum(a: Any, b: Any) -> np.ndarray:

@@ -15,14 +15,15 @@ engine/ops/sleef_math.c is the twin of numerics.py's `_sleef_expf` and `_sleef_l
 float32 exp and log step by step: the same bits for every float32 exponent, subnormals and
 special values. engine/ops/nll_cascade.c is the twin of loss.py's `_python_nll_cascade`,
 nll_loss's sum over a batch: the same bits for every batch size and each level of its order.
-engine/libm_float.c calls the C library's float32 functions that float_math.libm calls through
-ctypes: the same bits.
+engine/libm.c calls the C library's functions that float_math.libm calls through ctypes: the
+same bits.
 (engine/backward_walk.c has its own file, tests/test_engine_backward_walk.py.)
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import numpy as np
@@ -205,9 +206,10 @@ SLEEF_FUNCTIONS = [("expf", numerics._sleef_expf), ("logf", numerics._sleef_logf
 
 
 def _same_bits(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Where two float32 arrays hold the same bits (any NaN equals any NaN: the sign and payload
-    of a NaN never print)."""
-    return (a.view(np.uint32) == b.view(np.uint32)) | (np.isnan(a) & np.isnan(b))
+    """Where two float arrays of one dtype hold the same bits (any NaN equals any NaN: the
+    sign and payload of a NaN never print)."""
+    words = np.uint32 if a.dtype == np.float32 else np.uint64
+    return (a.view(words) == b.view(words)) | (np.isnan(a) & np.isnan(b))
 
 
 @sleefs
@@ -306,24 +308,35 @@ def test_nll_cascade_refuses_what_it_is_not_made_for(args: tuple[Any, ...]) -> N
 
 libms = pytest.mark.skipif(
     not float_math.COMPILED_LIBM,
-    reason="engine/libm_float.c was not built (no C compiler at install): ctypes calls")
+    reason="engine/libm.c was not built (no C compiler at install): ctypes calls")
 
 
 @libms
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name", sorted(float_math.COMPILED_LIBM) or ["none"])
-def test_libm_from_c_is_what_ctypes_calls(name: str) -> None:
-    """The same C library function over every float32 exponent and the special values."""
+def test_libm_from_c_is_what_ctypes_calls(name: str, dtype: type) -> None:
+    """The same C library function over every exponent and the special values (a strided
+    view too); where Python's math module has it, its value for every value it accepts."""
     rng = np.random.default_rng(6)
+    words = np.uint32 if dtype == np.float32 else np.uint64
     x = np.concatenate([
-        rng.integers(0, 2**32, 100_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
-        np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 88.7, 89.0, -104.0, 1e-45],
-                 np.float32),
-        (rng.standard_normal(50_000) * 5).astype(np.float32)])[:150_000].reshape(-1, 3)[:, ::2]
+        rng.integers(0, 2**63, 100_000, dtype=np.uint64).astype(words).view(dtype),
+        np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 88.7, 89.0, 710.0, -104.0,
+                  1e-45], dtype),
+        (rng.standard_normal(50_000) * 5).astype(dtype)])[:150_000].reshape(-1, 3)[:, ::2]
     through_ctypes = float_math._mapped(functools.partial(
-        float_math._python_map, float_math._libm_float(name), np.float32), x)
+        float_math._python_map, float_math._libm_function(name, dtype), dtype), x)
     from_c = float_math.libm(name, x)
-    assert from_c.shape == x.shape and from_c.dtype == np.float32
+    assert from_c.shape == x.shape and from_c.dtype == dtype
     assert _same_bits(from_c, through_ctypes).all()
+    if dtype == np.float64:
+        for value, result in zip(x.ravel().tolist()[:20_000], from_c.ravel().tolist()[:20_000],
+                                 strict=True):
+            try:
+                expected = getattr(math, name)(value)
+            except (ValueError, OverflowError):  # where C gives -inf, inf or nan
+                continue
+            assert result == expected or (math.isnan(result) and math.isnan(expected))
 
 
 @libms
@@ -335,3 +348,5 @@ def test_libm_from_c_refuses_what_it_is_not_made_for() -> None:
         apply("log", np.ones(2, np.float64), np.ones(2, np.float32))
     with pytest.raises((TypeError, ValueError, BufferError)):
         apply("log", np.ones(3, np.float32), np.ones(2, np.float32))
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        apply("log", np.ones(2, np.float16), np.ones(2, np.float16))

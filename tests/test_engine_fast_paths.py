@@ -221,6 +221,26 @@ def softmax_and_cross_entropy() -> Any:
     return out
 
 
+def binary_cross_entropy() -> Any:
+    """binary_cross_entropy with each reduction, probabilities at and near 0 and 1, a weight,
+    and a target that requires grad (those two take the Tensor path), in float32 and float64."""
+    out = []
+    for dtype in (torch.float32, torch.float64):
+        p = torch.tensor([[0.0, 1e-7, 0.3], [0.999, 1.0, 0.5]], dtype=dtype, requires_grad=True)
+        t = torch.tensor([[0.0, 1.0, 0.25], [1.0, 0.0, 0.5]], dtype=dtype)
+        s = torch.tensor([[0.2, 0.9, 0.4], [0.7, 0.1, 0.6]], dtype=dtype, requires_grad=True)
+        F = torch.nn.functional
+        y = torch.tensor(0.0, dtype=dtype)
+        for factor, reduction in ((0.37, "mean"), (1.3, "sum"), (0.71, "none")):
+            y = y + F.binary_cross_entropy(p, t, reduction=reduction).sum() * factor
+            y = y + F.binary_cross_entropy(torch.sigmoid(p * 3), t, reduction=reduction).sum()
+        y = y + F.binary_cross_entropy(p, t, weight=torch.tensor([2.0, 0.5, 1.0], dtype=dtype))
+        y = y + F.binary_cross_entropy(torch.sigmoid(p), s) * 0.5
+        y.backward()
+        out += [p, s, y]
+    return out
+
+
 @pytest.mark.parametrize("exponent", [2, 3, 0.5, -1, -2, 1, 0, 2.5, -0.5, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
@@ -237,7 +257,7 @@ def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
 PROGRAMS = [sgd_update, elementwise_derivatives, broadcast_operand, aliasing, mixed_dtypes,
             int_tensor_float_scalar, leaf_in_place_with_grad, view_of_leaf_under_no_grad,
             saved_tensor_modified, zero_cases, mlp_step, shared_and_mixed, mean_div_neg_view,
-            exp_log_tanh_sigmoid, softmax_and_cross_entropy]
+            exp_log_tanh_sigmoid, softmax_and_cross_entropy, binary_cross_entropy]
 
 
 # the programs whose outcome is PyTorch's error (each raises it on purpose)

@@ -167,6 +167,17 @@ class BinaryCrossEntropy(Function):
         loss = (t - 1) * log_q - t * log_p
         return _weighted_reduce(self, loss, weight, reduction)
 
+    def array_backward(self, grad, inputs, output):
+        """`backward` on arrays for the common case (the input's gradient only, no weight):
+        the numpy operations its ops compute (sub, mul, rsub, mul, clamp_min, div, div)."""
+        arrays = plain_arrays(grad, *inputs)
+        if arrays is None or self.needs[1] or self.weight is not None:
+            return None
+        g, p, t = arrays
+        denominator = float_math.maximum((1 - p) * p, np.asarray(1e-12, dtype=p.dtype))
+        grad_p = g * (p - t) / denominator
+        return (grad_p / self.count if self.reduction == "mean" else grad_p, None)
+
     def backward(self, grad, inputs, output):
         p, t = inputs
         grad_p = local_t = None
