@@ -1,4 +1,4 @@
-"""agraph's six compiled files, all optional: without a C compiler agraph makes the same
+"""agraph's seven compiled files, all optional: without a C compiler agraph makes the same
 calls in Python, numpy and ctypes, more slowly (docs/architecture.md).
 
 Everything else about the package is in pyproject.toml.
@@ -18,4 +18,5 @@ setup(ext_modules=[
               extra_compile_args=["-ffp-contract=off"]),
     Extension("engine.ops._sleef_math", ["engine/ops/sleef_math.c"], optional=True,
               extra_compile_args=["-ffp-contract=off"]),
+    Extension("engine.ops._vector_sum", ["engine/ops/vector_sum.c"], optional=True),
 ])

@@ -16,7 +16,7 @@ float32 exp and log step by step: the same bits for every float32 exponent, subn
 special values. engine/ops/nll_cascade.c is the twin of loss.py's `_python_nll_cascade`,
 nll_loss's sum over a batch: the same bits for every batch size and each level of its order.
 engine/libm.c calls the C library's functions that float_math.libm calls through ctypes: the
-same bits.
+same bits. engine/ops/vector_sum.c is the twin of numerics.py's `_reduce_all_sum`.
 (engine/backward_walk.c has its own file, tests/test_engine_backward_walk.py.)
 """
 
@@ -350,3 +350,36 @@ def test_libm_from_c_refuses_what_it_is_not_made_for() -> None:
         apply("log", np.ones(3, np.float32), np.ones(2, np.float32))
     with pytest.raises((TypeError, ValueError, BufferError)):
         apply("log", np.ones(2, np.float16), np.ones(2, np.float16))
+
+
+vector_sums = pytest.mark.skipif(
+    numerics.compiled_reduce_all is None,
+    reason="engine/ops/vector_sum.c was not built (no C compiler at install): numpy sums")
+
+
+@vector_sums
+def test_reduce_all_gives_the_reference_bits() -> None:
+    """Rows shorter than a vector, whole and partial vectors, one row and batches of them,
+    transposed and reversed views, values of many magnitudes: the same bits and the same type
+    (a row gives what the numpy version gives)."""
+    rng = np.random.default_rng(9)
+    for size in [*range(1, 200), 255, 256, 257, 1000, 4099]:
+        for shape in [(size,), (3, size), (2, 4, size)]:
+            x = _values(rng, int(np.prod(shape)), np.float32).reshape(shape)
+            for view in (x, x[..., ::-1], np.swapaxes(x, -1, 0)):
+                compiled, reference = numerics.reduce_all_sum(view), numerics._reduce_all_sum(view)
+                assert type(compiled) is type(reference)
+                assert np.shape(compiled) == np.shape(reference)
+                assert np.asarray(compiled).tobytes() == np.asarray(reference).tobytes(), shape
+
+
+@vector_sums
+@pytest.mark.parametrize("rows, out", [
+    (np.zeros(6, np.float64), np.zeros(2, np.float32)),  # not float32
+    (np.zeros(7, np.float32), np.zeros(2, np.float32)),  # not whole rows
+    (np.zeros(6, np.float32), np.zeros(0, np.float32)),  # no rows
+    (np.zeros((4, 4), np.float32)[:, 0], np.zeros(2, np.float32)),  # not contiguous
+])
+def test_reduce_all_refuses_what_it_is_not_made_for(rows: np.ndarray, out: np.ndarray) -> None:
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        numerics.compiled_reduce_all(rows, out)

@@ -34,6 +34,10 @@ try:  # SLEEF's exp and log compiled (engine/ops/sleef_math.c), the same bits; o
 except ImportError:  # pragma: no cover - the numpy versions below do the same
     _sleef_math = None
 compiled_sleef: Any = _sleef_math
+try:  # vec::reduce_all compiled (engine/ops/vector_sum.c), the same bits; optional too
+    from engine.ops._vector_sum import reduce_all as compiled_reduce_all
+except ImportError:  # pragma: no cover - the numpy version below does the same
+    compiled_reduce_all = None
 
 VECTOR_BYTES = 32  # the sum kernel is built for AVX2 even on AVX512 machines: 8 float lanes
 ILP = 4
@@ -470,6 +474,19 @@ def _sleef_logf(d: np.ndarray) -> np.ndarray:
 def reduce_all_sum(rows: np.ndarray) -> np.ndarray:
     """vec::reduce_all(+) along the last axis: lane-wise vector sums, then a halving tree;
     rows shorter than a vector are summed left to right."""
+    if (compiled_reduce_all is not None and rows.dtype == np.float32 and rows.shape[-1]
+            and rows.size):
+        source = np.ascontiguousarray(rows)
+        out = np.empty(rows.shape[:-1], np.float32)
+        compiled_reduce_all(source, out)
+        # one row gives what the numpy version gives: a scalar where it adds two 0-d arrays
+        return out[()] if rows.ndim == 1 and 1 < rows.shape[-1] < REDUCE_LANES else out
+    return _reduce_all_sum(rows)
+
+
+def _reduce_all_sum(rows: np.ndarray) -> np.ndarray:
+    """reduce_all_sum in numpy: the description, the reference of its compiled twin
+    (engine/ops/vector_sum.c) and its fallback."""
     size = rows.shape[-1]
     lanes = REDUCE_LANES
     if size < lanes:
