@@ -214,14 +214,20 @@ def libm(name: str, values: np.ndarray) -> np.ndarray:
     dtype = f32 if values.dtype == f32 else f64
     source = values if values.dtype == dtype else values.astype(f64)
     if name in COMPILED_LIBM:  # the C functions, called from C (engine/libm.c)
-        source = np.ascontiguousarray(source)
-        out = np.empty(source.shape, dtype)
-        COMPILED_LIBM[name](name, source, out)
-        result = out.reshape(values.shape)
+        result = from_c(functools.partial(COMPILED_LIBM[name], name), source, dtype)
     else:  # the same C functions through ctypes, one value at a time
         result = _mapped(functools.partial(_python_map, _libm_function(name, dtype), dtype),
                          source)
     return result if values.dtype == dtype else result.astype(values.dtype, copy=False)
+
+
+def from_c(function: Any, values: np.ndarray, dtype: Any) -> np.ndarray:
+    """A compiled file's elementwise `function(source, out)` over `values` of any layout: a
+    new array of `dtype` and values' shape."""
+    source = np.ascontiguousarray(values)
+    out = np.empty(source.shape, dtype)
+    function(source, out)
+    return out.reshape(values.shape)
 
 
 def maximum(a: Any, b: Any) -> np.ndarray:

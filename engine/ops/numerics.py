@@ -387,17 +387,9 @@ def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 def sleef_expf(d: np.ndarray) -> np.ndarray:
     """SLEEF's xexpf (u10) with FMA, as ATen's Vectorized<float>::exp computes it."""
     d = np.asarray(d, dtype=np.float32)
-    if compiled_sleef is not None:
-        return _compiled(compiled_sleef.expf, d)
+    if compiled_sleef is not None:  # its twin in engine/ops/sleef_math.c
+        return float_math.from_c(compiled_sleef.expf, d, np.float32)
     return _sleef_expf(d)
-
-
-def _compiled(function: Any, d: np.ndarray) -> np.ndarray:
-    """engine/ops/sleef_math.c's twin of a function below, on float32 `d`."""
-    source = np.ascontiguousarray(d)
-    out = np.empty(source.shape, np.float32)
-    function(source, out)
-    return out.reshape(d.shape)
 
 
 def _sleef_expf(d: np.ndarray) -> np.ndarray:
@@ -431,8 +423,8 @@ def sleef_logf(d: np.ndarray) -> np.ndarray:
     log_softmax applies to its row sums. For positive normal floats; 0 gives -inf, a
     negative value nan and +inf +inf."""
     d = np.asarray(d, dtype=np.float32)
-    if compiled_sleef is not None:
-        return _compiled(compiled_sleef.logf, d)
+    if compiled_sleef is not None:  # its twin in engine/ops/sleef_math.c
+        return float_math.from_c(compiled_sleef.logf, d, np.float32)
     return _sleef_logf(d)
 
 
