@@ -221,6 +221,21 @@ def softmax_and_cross_entropy() -> Any:
     return out
 
 
+def transposes_and_squeezes() -> Any:
+    """transpose (and transpose_), squeeze with and without dims, of float32 and float64
+    tensors, 0-dim ones included: their derivatives on arrays."""
+    out = []
+    for dtype in (torch.float32, torch.float64):
+        a = torch.linspace(-2, 3, 24, dtype=dtype).reshape(2, 1, 3, 4).requires_grad_()
+        s = torch.tensor(1.5, dtype=dtype, requires_grad=True)
+        y = (a.transpose(0, 3) * torch.linspace(0, 1, 4, dtype=dtype).reshape(4, 1, 1, 1)).sum()
+        y = y + (a.squeeze() ** 2).sum() + a.squeeze(1).transpose(-1, 0).sum() * 0.3
+        y = y + (a * 2).transpose_(1, 2).sum() + s.transpose(0, 0) * s.squeeze() * 3
+        y.backward()
+        out += [a, s, y]
+    return out
+
+
 def binary_cross_entropy() -> Any:
     """binary_cross_entropy with each reduction, probabilities at and near 0 and 1, a weight,
     and a target that requires grad (those two take the Tensor path), in float32 and float64."""
@@ -257,7 +272,8 @@ def test_pow_derivative_short_way_is_exact(exponent: Any, dtype: str) -> None:
 PROGRAMS = [sgd_update, elementwise_derivatives, broadcast_operand, aliasing, mixed_dtypes,
             int_tensor_float_scalar, leaf_in_place_with_grad, view_of_leaf_under_no_grad,
             saved_tensor_modified, zero_cases, mlp_step, shared_and_mixed, mean_div_neg_view,
-            exp_log_tanh_sigmoid, softmax_and_cross_entropy, binary_cross_entropy]
+            exp_log_tanh_sigmoid, softmax_and_cross_entropy, binary_cross_entropy,
+            transposes_and_squeezes]
 
 
 # the programs whose outcome is PyTorch's error (each raises it on purpose)

@@ -186,6 +186,9 @@ class Transpose(Function):
         self.dims = (dim0, dim1)
         return np.swapaxes(a, dim0, dim1) if a.ndim else a.view()  # a 0-dim tensor: itself
 
+    def array_backward(self, grad, inputs, output):
+        return (np.swapaxes(grad, *self.dims) if grad.ndim else grad,)
+
     def backward(self, grad, inputs, output):
         return (transpose(grad, *self.dims),)
 
@@ -248,6 +251,9 @@ class Squeeze(Function):
         keep = tuple(s for i, s in enumerate(a.shape)
                      if s != 1 or (dims is not None and i not in dims))
         return a.reshape(keep)
+
+    def array_backward(self, grad, inputs, output):
+        return (grad.reshape(self.input_shape),)
 
     def backward(self, grad, inputs, output):
         return (reshape(grad, self.input_shape),)
