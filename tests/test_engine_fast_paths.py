@@ -222,8 +222,9 @@ def softmax_and_cross_entropy() -> Any:
 
 
 def transposes_and_squeezes() -> Any:
-    """transpose (and transpose_), squeeze with and without dims, of float32 and float64
-    tensors, 0-dim ones included: their derivatives on arrays."""
+    """transpose (and transpose_), squeeze with and without dims, indexing (select, slices,
+    integer and mask indices, repeated) and abs (at 0 too), of float32 and float64 tensors,
+    0-dim ones included: their derivatives on arrays."""
     out = []
     for dtype in (torch.float32, torch.float64):
         a = torch.linspace(-2, 3, 24, dtype=dtype).reshape(2, 1, 3, 4).requires_grad_()
@@ -231,6 +232,8 @@ def transposes_and_squeezes() -> Any:
         y = (a.transpose(0, 3) * torch.linspace(0, 1, 4, dtype=dtype).reshape(4, 1, 1, 1)).sum()
         y = y + (a.squeeze() ** 2).sum() + a.squeeze(1).transpose(-1, 0).sum() * 0.3
         y = y + (a * 2).transpose_(1, 2).sum() + s.transpose(0, 0) * s.squeeze() * 3
+        y = y + a[1].sum() * 0.5 + (a[:, :, 1:3] ** 2).sum() + a[0, 0, [0, 2, 2]].sum()
+        y = y + a[a > 0].abs().sum() + (a - 0.5).abs().sum() + torch.tensor(0.0, dtype=dtype)
         y.backward()
         out += [a, s, y]
     return out

@@ -64,6 +64,10 @@ class Select(Function):
         self.key, self.input_shape = key, a.shape
         return a[key]
 
+    def array_backward(self, grad, inputs, output):
+        scatter = self.scatter  # its op's kernel, on the array
+        return (scatter.__new__(scatter).forward(grad, shape=self.input_shape, key=self.key),)
+
     def backward(self, grad, inputs, output):
         return (self.scatter.apply(grad, shape=self.input_shape, key=self.key),)
 
@@ -85,6 +89,9 @@ class Index(Function):
     def forward(self, a: np.ndarray, key: tuple[Any, ...]) -> np.ndarray:
         self.key, self.input_shape = key, a.shape
         return a[key]
+
+    def array_backward(self, grad, inputs, output):  # Scatter's kernel, on the array
+        return (Scatter.__new__(Scatter).forward(grad, shape=self.input_shape, key=self.key),)
 
     def backward(self, grad, inputs, output):
         return (Scatter.apply(grad, shape=self.input_shape, key=self.key),)

@@ -222,6 +222,10 @@ class Abs(Function):
     def forward(self, a):
         return np.abs(a)
 
+    def array_backward(self, grad, inputs, output):
+        arrays = plain_arrays(grad, inputs[0])
+        return None if arrays is None else (arrays[0] * np.sign(arrays[1]),)  # sgn's kernel
+
     def backward(self, grad, inputs, output):
         return (grad * Sgn.apply(inputs[0]),)
 
