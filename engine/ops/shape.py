@@ -66,7 +66,6 @@ def sum_to(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     return view(tensor, shape) if len(have) != len(shape) else tensor
 
 
-
 # --- reshaping -----------------------------------------------------------------------------------
 
 def _infer_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...]:
@@ -252,11 +251,7 @@ class Squeeze(Function):
                      if s != 1 or (dims is not None and i not in dims))
         return a.reshape(keep)
 
-    def array_backward(self, grad, inputs, output):
-        return (grad.reshape(self.input_shape),)
-
-    def backward(self, grad, inputs, output):
-        return (reshape(grad, self.input_shape),)
+    array_backward, backward = View.array_backward, View.backward  # back to input_shape
 
 
 class SqueezeDim(Squeeze):
