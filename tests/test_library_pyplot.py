@@ -219,6 +219,21 @@ plt.show()
     assert "apple" in (tmp_path / "figure-1.svg").read_text()
 
 
+def test_contour_lines_take_their_styles(tmp_path: Path) -> None:
+    """`linestyles` (plural, one per level, as matplotlib's contour takes it): the NLP with
+    PyTorch book draws a perceptron's decision boundary solid between two dashed levels."""
+    program = write_program(tmp_path, """\
+import numpy as np
+import matplotlib.pyplot as plt
+xx, yy = np.meshgrid(np.linspace(-1, 1, 9), np.linspace(-1, 1, 9))
+plt.contour(xx, yy, xx + yy, colors='k', levels=[-0.5, 0, 0.5], linestyles=['--', '-', '--'])
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "stroke-dasharray" in (tmp_path / "figure-1.svg").read_text()
+
+
 def test_spines_hide_and_move_as_a_program_asks(tmp_path: Path) -> None:
     program = write_program(tmp_path, """\
 import matplotlib.pyplot as plt

@@ -33,7 +33,7 @@ KEYWORDS = frozenset("""
     frameon title shadow fill hatch where step x y xmin xmax ymin ymax label_type orientation
     cumulative log stacked rwidth weights fmt capsize yerr xerr ecolor elinewidth markevery
     drawstyle fontweight fontstyle labelpad pad size weight visible minor base nonpositive
-    markerfacecolor markeredgecolor mfc mec linewidths edgecolors norm levels colors
+    markerfacecolor markeredgecolor mfc mec linewidths linestyles edgecolors norm levels colors
     horizontalalignment verticalalignment labelsize direction length labelrotation
     bbox_to_anchor borderaxespad fancybox numpoints markerscale scatterpoints framealpha
     autopct startangle explode labels shrink fraction sharex sharey nrows ncols figsize dpi
