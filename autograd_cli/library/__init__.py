@@ -32,6 +32,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "math": "math_module",
     "random": "random_module",
     "time": "time_module",
+    "datetime": "datetime_module",
     "timeit": "time_module",
     "functools": "functools_module",
     "itertools": "itertools_module",
