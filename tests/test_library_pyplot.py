@@ -234,6 +234,28 @@ plt.show()
     assert "stroke-dasharray" in (tmp_path / "figure-1.svg").read_text()
 
 
+def test_a_legend_takes_patches_built_by_hand(tmp_path: Path) -> None:
+    """`matplotlib.patches.Patch` as a legend entry (`plt.legend(handles=[...])`): kept as data
+    during the run, built by matplotlib when the figure is drawn."""
+    program = write_program(tmp_path, """\
+import matplotlib.pyplot as plt
+import matplotlib.patches as mpatches
+from matplotlib.patches import Patch
+red = mpatches.Patch(color='red', label='class 0')
+plt.scatter([0, 1], [1, 0], c=['red', 'blue'])
+plt.legend(handles=[red, Patch(facecolor='blue', label='class 1')])
+print(red)
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(rb"<matplotlib.patches.Patch object at 0x[0-9a-f]+>\n", result.stdout)
+    svg = (tmp_path / "figure-1.svg").read_text()
+    assert "class 0" in svg and "class 1" in svg and "legend" in svg
+    assert program_error("import matplotlib.patches as p\np.Patch(url='x')\n") == (
+        "TypeError", 2)
+
+
 def test_spines_hide_and_move_as_a_program_asks(tmp_path: Path) -> None:
     program = write_program(tmp_path, """\
 import matplotlib.pyplot as plt
