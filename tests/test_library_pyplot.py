@@ -256,6 +256,21 @@ plt.show()
         "TypeError", 2)
 
 
+def test_colormaps_come_from_matplotlib_cm_as_from_pyplot(tmp_path: Path) -> None:
+    program = write_program(tmp_path, """\
+import matplotlib.pyplot as plt
+import matplotlib.cm
+from matplotlib import cm
+plt.scatter([0, 1, 2], [2, 1, 0], c=[0, 1, 2], cmap=cm.coolwarm)
+plt.imshow([[0, 1], [1, 0]], cmap=matplotlib.cm.gray_r)
+print(cm.coolwarm is plt.cm.coolwarm)
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b"True\n" and (tmp_path / "figure-1.svg").exists()
+
+
 def test_spines_hide_and_move_as_a_program_asks(tmp_path: Path) -> None:
     program = write_program(tmp_path, """\
 import matplotlib.pyplot as plt

@@ -60,6 +60,7 @@ LIBRARY_MODULES: dict[str, str] = {
 # Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
 SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",
                         "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.patches",
+                        "matplotlib.cm",
                         "IPython.display",
                         "importlib.metadata"})
 

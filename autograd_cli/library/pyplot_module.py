@@ -651,6 +651,6 @@ def namespace(runtime: Any, name: str) -> Namespace:
         "MultipleLocator", "MaxNLocator", "FormatStrFormatter", "NullLocator", "LinearLocator")})
     pyplot = Namespace("matplotlib.pyplot", members)
     return Namespace("matplotlib", {"pyplot": pyplot, "ticker": ticker,
-                                    "patches": _patches(recorder),
+                                    "patches": _patches(recorder), "cm": members["cm"],
                                     "use": lambda *args, **kwargs: None})
 
