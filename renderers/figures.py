@@ -28,6 +28,16 @@ class FigureTooLarge(ValueError):
     """The image of a figure would need more memory than the run may use."""
 
 
+def _built(value: Any, modules: dict[str, Any]) -> Any:
+    """An argument with the matplotlib objects recorded as data (a locator, the Patches of a
+    legend's `handles=[...]`) built from matplotlib's modules."""
+    if hasattr(value, "build"):
+        return value.build(modules)
+    if isinstance(value, list):
+        return [_built(item, modules) for item in value]
+    return value
+
+
 def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None,
                   max_bytes: int | None = None) -> bytes:
     """The bytes of `figure` (a pyplot_module.FigureSpec) as `fmt` (svg, png or pdf). With
@@ -36,9 +46,10 @@ def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None,
     import matplotlib
 
     matplotlib.use("Agg", force=True)
-    from matplotlib import ticker  # the locators and formatters a program's calls name
+    from matplotlib import patches, ticker  # what a program's calls name (locators, Patch)
     from matplotlib.figure import Figure
 
+    modules = {"ticker": ticker, "patches": patches}
     options = dict(options or {})
     style: Any = {"svg.hashsalt": "agraph", "svg.fonttype": "path", "text.usetex": False}
 
@@ -52,7 +63,8 @@ def render_figure(figure: Any, fmt: str, options: dict[str, Any] | None = None,
                 target = axes
                 for part in name.split(".")[:-1]:  # "xaxis.set_major_locator"
                     target = getattr(target, part)
-                args = tuple(a.build(ticker) if hasattr(a, "build") else a for a in args)
+                args = tuple(_built(a, modules) for a in args)
+                kwargs = {key: _built(value, modules) for key, value in kwargs.items()}
                 result = getattr(target, name.rpartition(".")[2])(*args, **kwargs)
                 if name in ("imshow", "matshow", "contourf", "contour", "scatter"):
                     images.append((result, axes))

@@ -529,6 +529,9 @@ def test_a_package_missing_where_pytorch_runs_fails_at_its_import_as_in_python()
     assert caught.error is None and caught.stdout == "No module named 'tqdm'\n"
     refused = error("print(1)\nimport json\n")  # a standard module agraph does not offer
     assert (refused.type_name, refused.line) == ("ImportError", 2)
+    # matplotlib installs mpl_toolkits beside itself (3-D axes): there, but not offered
+    three_d = error("from mpl_toolkits.mplot3d import Axes3D\n")
+    assert three_d.type_name == "ImportError" and "not supported" in three_d.message
 
 
 def test_eval_texts_leave_no_closures_behind() -> None:

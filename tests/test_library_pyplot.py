@@ -219,6 +219,58 @@ plt.show()
     assert "apple" in (tmp_path / "figure-1.svg").read_text()
 
 
+def test_contour_lines_take_their_styles(tmp_path: Path) -> None:
+    """`linestyles` (plural, one per level, as matplotlib's contour takes it): the NLP with
+    PyTorch book draws a perceptron's decision boundary solid between two dashed levels."""
+    program = write_program(tmp_path, """\
+import numpy as np
+import matplotlib.pyplot as plt
+xx, yy = np.meshgrid(np.linspace(-1, 1, 9), np.linspace(-1, 1, 9))
+plt.contour(xx, yy, xx + yy, colors='k', levels=[-0.5, 0, 0.5], linestyles=['--', '-', '--'])
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "stroke-dasharray" in (tmp_path / "figure-1.svg").read_text()
+
+
+def test_a_legend_takes_patches_built_by_hand(tmp_path: Path) -> None:
+    """`matplotlib.patches.Patch` as a legend entry (`plt.legend(handles=[...])`): kept as data
+    during the run, built by matplotlib when the figure is drawn."""
+    program = write_program(tmp_path, """\
+import matplotlib.pyplot as plt
+import matplotlib.patches as mpatches
+from matplotlib.patches import Patch
+red = mpatches.Patch(color='red', label='class 0')
+plt.scatter([0, 1], [1, 0], c=['red', 'blue'])
+plt.legend(handles=[red, Patch(facecolor='blue', label='class 1')])
+print(red)
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(rb"<matplotlib.patches.Patch object at 0x[0-9a-f]+>\n", result.stdout)
+    svg = (tmp_path / "figure-1.svg").read_text()
+    assert "class 0" in svg and "class 1" in svg and "legend" in svg
+    assert program_error("import matplotlib.patches as p\np.Patch(url='x')\n") == (
+        "TypeError", 2)
+
+
+def test_colormaps_come_from_matplotlib_cm_as_from_pyplot(tmp_path: Path) -> None:
+    program = write_program(tmp_path, """\
+import matplotlib.pyplot as plt
+import matplotlib.cm
+from matplotlib import cm
+plt.scatter([0, 1, 2], [2, 1, 0], c=[0, 1, 2], cmap=cm.coolwarm)
+plt.imshow([[0, 1], [1, 0]], cmap=matplotlib.cm.gray_r)
+print(cm.coolwarm is plt.cm.coolwarm)
+plt.show()
+""")
+    result = run_agraph("run", str(program), "--figures", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b"True\n" and (tmp_path / "figure-1.svg").exists()
+
+
 def test_spines_hide_and_move_as_a_program_asks(tmp_path: Path) -> None:
     program = write_program(tmp_path, """\
 import matplotlib.pyplot as plt

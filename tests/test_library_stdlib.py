@@ -1,7 +1,7 @@
-"""The standard modules a program can import: math, random, time, timeit, functools, itertools,
-collections, typing, dataclasses, string, os, sys, importlib.metadata. Values are compared with
-what CPython's own modules give; what would reach the host is refused when used, at its line;
-sizes are checked before C runs."""
+"""The standard modules a program can import: math, random, time, timeit, datetime, functools,
+itertools, collections, typing, dataclasses, string, os, sys, importlib.metadata. Values are
+compared with what CPython's own modules give; what would reach the host is refused when used,
+at its line; sizes are checked before C runs."""
 
 from __future__ import annotations
 
@@ -292,6 +292,33 @@ def test_time_and_typing() -> None:
         print(total([1, 2]), time.perf_counter() - t0 >= 0.01, time.time() >= start)
     """
     assert output(source) == "{'sum': 3} True True\n"
+
+
+def test_datetime_prints_and_computes_as_cpython() -> None:
+    """Notebooks stamp their runs with it (`import random, datetime` in UIUC's PyTorch
+    workshop); arithmetic keeps the module's types, so their allow-listed reads still work."""
+    program = """
+        import datetime
+        from datetime import timedelta
+        start = datetime.datetime.now()
+        took = datetime.datetime.now() - start
+        print(type(took).__name__, took.total_seconds() >= 0, took.days)
+        d = timedelta(days=1, hours=2)
+        print(d, repr(d), d * 2, d / 2, d + d, -d, d.seconds, abs(-d) == d)
+        t = datetime.datetime(2024, 3, 5, 14, 30)
+        print(t, repr(t), t.year, t.strftime("%Y-%m-%d %H:%M"), t + d, (t + d).hour)
+        print(t.date(), repr(t.date()), t.date().isoformat(), t - d, f"{t:%d/%m/%Y}")
+        print(datetime.date(2020, 1, 2) + timedelta(days=3), t.weekday(), t > start - d * 9999)
+        print(isinstance(datetime.date.today(), datetime.date))
+    """
+    expected = io.StringIO()
+    with contextlib.redirect_stdout(expected):
+        exec(textwrap.dedent(program), {})
+    assert output(program) == expected.getvalue()
+    assert "longer than" in error("import datetime\n"
+                                  "datetime.date(2020, 1, 1).strftime('%c' * 999)\n").message
+    assert error("import datetime\ndatetime.datetime(2020, 1, 1).tzinfo\n"
+                 ).type_name == "AttributeError"
 
 
 def test_importlib_metadata_knows_torchs_version_and_what_is_not_installed() -> None:

@@ -32,6 +32,7 @@ LIBRARY_MODULES: dict[str, str] = {
     "math": "math_module",
     "random": "random_module",
     "time": "time_module",
+    "datetime": "datetime_module",
     "timeit": "time_module",
     "functools": "functools_module",
     "itertools": "itertools_module",
@@ -58,7 +59,9 @@ LIBRARY_MODULES: dict[str, str] = {
 }
 # Submodules: members of their package's namespace (`import numpy.random` is `numpy`'s).
 SUBMODULES = frozenset({"os.path", "numpy.random", "numpy.linalg", "numpy.fft",
-                        "matplotlib.pyplot", "matplotlib.ticker", "IPython.display",
+                        "matplotlib.pyplot", "matplotlib.ticker", "matplotlib.patches",
+                        "matplotlib.cm",
+                        "IPython.display",
                         "importlib.metadata"})
 
 # Modules whose values are arrays: their first import hands the run's limits to the engine's
@@ -74,6 +77,7 @@ IMPORTABLE_MODULES = TORCH_MODULES | frozenset(LIBRARY_MODULES) | SUBMODULES
 ORACLE_ENVIRONMENT = frozenset("""
     torch numpy matplotlib torchviz graphviz PIL sympy mpmath networkx jinja2 markupsafe
     filelock fsspec typing_extensions contourpy cycler fonttools kiwisolver packaging pyparsing
+    mpl_toolkits
     dateutil tzdata IPython pip setuptools pkg_resources _distutils_hack
 """.split())
 

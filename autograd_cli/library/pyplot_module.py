@@ -1,4 +1,5 @@
-"""`matplotlib.pyplot` (and `matplotlib`, `matplotlib.ticker`): what a program draws is recorded.
+"""`matplotlib.pyplot` (and `matplotlib`, `matplotlib.ticker`, `matplotlib.patches`): what a
+program draws is recorded.
 
 The calls tutorials make (`plt.plot`, `scatter`, `hist`, `bar`, `imshow`, `xlabel`, `title`,
 `legend`, `subplots` and Axes methods, `show`, `savefig`, ...) are kept as plain data, a
@@ -20,6 +21,7 @@ from autograd_cli.language.memory import size_argument
 from autograd_cli.language.objects import Namespace
 from autograd_cli.library import drawings
 from engine import budget, memory
+from engine.addresses import address_of
 from engine.ndarray import NumpyArray, NumpyFloat, NumpyInt, wrap
 from engine.numpy_bridge import to_numpy
 from engine.tensor import Tensor
@@ -33,11 +35,12 @@ KEYWORDS = frozenset("""
     frameon title shadow fill hatch where step x y xmin xmax ymin ymax label_type orientation
     cumulative log stacked rwidth weights fmt capsize yerr xerr ecolor elinewidth markevery
     drawstyle fontweight fontstyle labelpad pad size weight visible minor base nonpositive
-    markerfacecolor markeredgecolor mfc mec linewidths edgecolors norm levels colors
+    markerfacecolor markeredgecolor mfc mec linewidths linestyles edgecolors norm levels colors
     horizontalalignment verticalalignment labelsize direction length labelrotation
     bbox_to_anchor borderaxespad fancybox numpoints markerscale scatterpoints framealpha
     autopct startangle explode labels shrink fraction sharex sharey nrows ncols figsize dpi
     num clear squeeze tight bbox_inches transparent format prop xy xytext xycoords textcoords
+    handles
 """.split())
 # Keys of a legend's `prop` dict (matplotlib's FontProperties)
 FONT_PROPERTIES = frozenset({"size", "weight", "style", "family", "variant", "stretch"})
@@ -159,7 +162,7 @@ class Recorder:
         if isinstance(value, (list, tuple)):
             self.count(len(value))
             return type(value)(self.plain(item) for item in value)
-        if isinstance(value, (Artist, TickerSpec)):
+        if isinstance(value, (Artist, TickerSpec, PatchSpec)):
             return value
         if isinstance(value, Colormap):
             return value.name
@@ -529,9 +532,42 @@ class TickerSpec:
     def __repr__(self) -> str:
         return f"<matplotlib.ticker.{self.name}>"
 
-    def build(self, ticker: Any) -> Any:
+    def build(self, modules: dict[str, Any]) -> Any:
         """The real locator or formatter, from the `matplotlib.ticker` module given."""
-        return getattr(ticker, self.name)(*self.args)
+        return getattr(modules["ticker"], self.name)(*self.args)
+
+
+# What `matplotlib.patches.Patch(...)` may be given: a legend entry's look and label
+PATCH_KEYWORDS = frozenset("color facecolor edgecolor label alpha hatch linewidth linestyle "
+                           "fill".split())
+
+
+class PatchSpec:
+    """`matplotlib.patches.Patch(color='red', label='class 0')`, kept as data: a legend entry
+    a program builds by hand (`plt.legend(handles=[...])`)."""
+
+    PUBLIC_ATTRS: frozenset[str] = frozenset()
+    __slots__ = ("keywords",)
+
+    def __init__(self, keywords: dict[str, Any]) -> None:
+        self.keywords = keywords
+
+    def __repr__(self) -> str:
+        return f"<matplotlib.patches.Patch object at {address_of(self)}>"
+
+    def build(self, modules: dict[str, Any]) -> Any:
+        return modules["patches"].Patch(**self.keywords)
+
+
+def _patches(recorder: Recorder) -> Namespace:
+    def patch(**keywords: Any) -> PatchSpec:
+        for key in keywords:
+            if key not in PATCH_KEYWORDS:
+                raise TypeError(f"Patch() got an unexpected keyword argument '{key}' (or "
+                                "agraph's pyplot does not support it)")
+        return PatchSpec({key: recorder.plain(value) for key, value in keywords.items()})
+    patch.__name__ = patch.__qualname__ = "Patch"
+    return Namespace("matplotlib.patches", {"Patch": patch})
 
 
 def _ticker() -> Namespace:
@@ -615,5 +651,6 @@ def namespace(runtime: Any, name: str) -> Namespace:
         "MultipleLocator", "MaxNLocator", "FormatStrFormatter", "NullLocator", "LinearLocator")})
     pyplot = Namespace("matplotlib.pyplot", members)
     return Namespace("matplotlib", {"pyplot": pyplot, "ticker": ticker,
+                                    "patches": _patches(recorder), "cm": members["cm"],
                                     "use": lambda *args, **kwargs: None})
 

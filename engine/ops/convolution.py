@@ -236,7 +236,7 @@ class Convolution(Function):
             out = convolve_array(x, w, stride, pads, dilation, groups)
         if bias is not None:
             out += bias.reshape((-1,) + (1,) * (out.ndim - 2)).astype(out.dtype)
-        return out
+        return np.ascontiguousarray(out)  # PyTorch's output is contiguous: `.view` works on it
 
     def backward(self, grad, inputs, output):
         x, w = inputs[0], inputs[1]

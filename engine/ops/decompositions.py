@@ -70,6 +70,22 @@ class LinalgSvd(Function):
         return (Tensor._wrap(np.ascontiguousarray(ga, dtype=self.s.dtype)),)
 
 
+def lu_det(a: np.ndarray) -> np.ndarray:
+    """det(A) as ATen's linalg_det computes it: the LU factors of A (of A^T, which has the same
+    determinant, when A is C-contiguous: that is the layout LAPACK reads without a copy), then
+    the product of U's diagonal, one factor after another, times the pivots' sign."""
+    factored = mkl.lu_factor(np.swapaxes(a, -1, -2) if a.flags.c_contiguous else a)
+    if factored is None:
+        return np.asarray(np.linalg.det(a), dtype=a.dtype)
+    lu, pivots = factored
+    n = a.shape[-1]
+    product = np.ones(a.shape[:-2], dtype=a.dtype)
+    for k in range(n):
+        product = product * lu[..., k, k]
+    swaps = np.count_nonzero(pivots != np.arange(1, n + 1, dtype=pivots.dtype), axis=-1)
+    return np.asarray(np.where(swaps % 2 == 1, -product, product), dtype=a.dtype)
+
+
 class LinalgDet(Function):
     """det(A) over the last two dims (LU, as LAPACK's getrf). Its derivative is the matrix of
     cofactors, det(A) A^-T, which PyTorch takes through an LU solve that a singular A (det 0)
@@ -79,7 +95,7 @@ class LinalgDet(Function):
 
     def forward(self, a):
         self.a = a
-        self.det = np.asarray(np.linalg.det(a), dtype=a.dtype)
+        self.det = lu_det(a)
         return self.det
 
     def backward(self, grad, inputs, output):

@@ -367,6 +367,27 @@ def lu_solve(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     return solved
 
 
+def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """LAPACK's getrf of each matrix of a batch of square float matrices (..., n, n), on a
+    column-major copy as ATen's linalg_lu_factor makes it: the LU factors (L's unit diagonal
+    left out) and the 1-based pivot rows. A singular matrix is factored too (its U has a zero
+    on the diagonal). None without MKL."""
+    mkl = library()
+    if mkl is None or a.dtype not in _REAL:
+        return None
+    letter = _REAL[a.dtype][0]
+    n = a.shape[-1]
+    factored = column_major_batch(a)
+    pivots = np.zeros(a.shape[:-2] + (n,), dtype=np.int32)
+    info, size, lead = _INT(0), ctypes.byref(_INT(n)), ctypes.byref(_INT(max(1, n)))
+    if n:
+        for index in np.ndindex(a.shape[:-2]):
+            getattr(mkl, f"{letter}getrf_")(size, size, _POINTER(address_of(factored[index])),
+                                            lead, _POINTER(pivots[index].ctypes.data),
+                                            ctypes.byref(info))
+    return factored, pivots
+
+
 def address_of(matrix: np.ndarray) -> int:
     """The address of a matrix's first element (a view into a batch's buffer)."""
     return int(matrix.__array_interface__["data"][0])
