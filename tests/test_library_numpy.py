@@ -219,6 +219,11 @@ def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     # nested lists are sized before numpy (or the unwrapping) walks them: one shared row
     ("np.array([[1.0] * 20000] * 20000)", "--max-elements"),
     ("np.sum([np.ones(10**5)] * 10**4)", "--max-elements"),
+    # a range is a list of Python ints to numpy, made in one C call that holds the lock
+    ("np.sum(range(10**9))", "--max-elements"),
+    ("np.asarray(range(10**8))", "--max-memory"),
+    ("np.array([range(10**5)] * 10**4)", "--max-elements"),
+    ("np.array([range(10**4)] * 10**4)", "--max-memory"),
     ('np.array(["a"] + ["a" * 10**6] * 100)', "--max-memory"),  # the longest string counts
     ('np.array([np.array(["a" * 10**6])] * 100)', "--max-memory"),
     ('np.array(["a"], "U100000000")', "--max-memory"),  # a dtype given by position
@@ -236,6 +241,20 @@ def test_sizes_are_checked_before_numpy_allocates(expression: str, option: str) 
     assert result.error is not None, expression
     assert (result.error.type_name, result.error.line) == ("LimitError", 2), result.error
     assert option in result.error.message
+
+
+def test_a_deque_is_a_level_of_nested_data() -> None:
+    """numpy reads a deque as a sequence: `[d] * 10**4` is 10**8 numbers to it."""
+    source = ("import numpy as np\nfrom collections import deque\nd = deque(range(10**4))\n"
+              "x = np.array([d] * 10**4)\n")
+    result = run_program(source, Limits(max_total_tensor_bytes=1 << 28))
+    assert result.error is not None
+    assert (result.error.type_name, result.error.line) == ("LimitError", 4), result.error
+    assert agraph_output("""
+        import numpy as np
+        from collections import deque
+        print(np.array(range(10, 0, -3)), np.array([deque([1.5]), range(1)]), np.sum(range(5)))
+        """) == "[10  7  4  1] [[1.5]\n [0. ]] 10\n"
 
 
 REFUSED = [
