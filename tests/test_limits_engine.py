@@ -259,6 +259,31 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
         import numpy as np
         c = np.random.choice(10**9, 3, replace=False)""", {}, 2, "--max-elements",
      "[1000000000]"),
+    # ops whose result is the broadcast of their inputs, sized like the arithmetic ones
+    ("bitwise_and_broadcast", """
+        a = torch.ones(20000, 1, dtype=torch.int64)
+        c = a & a.t()""", {}, 2, "--max-elements", "[20000, 20000]"),
+    ("bitwise_xor_method_broadcast", """
+        a = torch.ones(20000, 1, dtype=torch.bool)
+        c = a.bitwise_xor(a.t())""", {}, 2, "--max-elements", "[20000, 20000]"),
+    ("heaviside_broadcast", """
+        a = torch.ones(20000, 1)
+        c = torch.heaviside(a, a.t())""", {}, 2, "--max-elements", "[20000, 20000]"),
+    ("soft_margin_loss_broadcast", """
+        a = torch.ones(20000, 1)
+        c = torch.nn.functional.soft_margin_loss(a, a.t())""", {}, 2, "--max-elements",
+     "[20000, 20000]"),
+    ("solve_batch_broadcast", """
+        a = torch.eye(2).expand(10000, 1, 2, 2)
+        c = torch.linalg.solve(a, torch.ones(1, 10000, 2, 1))""", {}, 2, "--max-elements",
+     "[10000, 10000, 2, 2]"),
+    ("cdist_pairs", """
+        a = torch.ones(1, 100000, 2)
+        c = torch.cdist(a, torch.ones(10000, 1, 2))""", {}, 2, "--max-elements",
+     "[10000, 100000, 1, 2]"),
+    ("np_range_argument", """
+        import numpy as np
+        c = np.sum(range(10**9))""", {}, 2, "--max-elements", "[1000000000]"),
     # ops without a check of their own: the total is checked after each big new array
     ("total_after_elementwise_ops", """
         x = torch.zeros(5000000)
