@@ -190,8 +190,14 @@ def _scalar_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[...
 _SCALAR_OPERATORS: dict[str, Any] = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
                                      "truediv": np.true_divide, "floordiv": np.floor_divide,
                                      "mod": np.remainder, "pow": np.power}
-for _kind in (NumpyFloat, NumpyInt):
-    for _name, _ufunc in _SCALAR_OPERATORS.items():
+# an integer element shifts and masks in its width too: int's own `<<` would make
+# `np.int64(7) << 10**9` a Python int of 10**9 bits, past the integer size limit
+_INTEGER_OPERATORS: dict[str, Any] = {"lshift": np.left_shift, "rshift": np.right_shift,
+                                      "and": np.bitwise_and, "or": np.bitwise_or,
+                                      "xor": np.bitwise_xor}
+for _kind, _operators in ((NumpyFloat, _SCALAR_OPERATORS),
+                          (NumpyInt, _SCALAR_OPERATORS | _INTEGER_OPERATORS)):
+    for _name, _ufunc in _operators.items():
         setattr(_kind, f"__{_name}__", _scalar_operator(_ufunc, False))
         setattr(_kind, f"__r{_name}__", _scalar_operator(_ufunc, True))
 

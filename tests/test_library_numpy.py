@@ -150,6 +150,13 @@ PROGRAMS = {
                 print(t, loss)
         print(f'Result: y = {a} + {b} x + {c} x^2 + {d} x^3')
     """,
+    # an element shifts and masks in its own width: never a Python int of 10**9 bits
+    "shifts and masks of integer elements": """
+        import numpy as np
+        a = np.arange(3)[2]
+        print(a << 3, 1 << a, a >> 1, a & 3, 6 | a, a ^ a, a << 10**9, 1 << np.int64(10**9))
+        print(np.uint8(255) << 1, np.int8(-1) >> 1, True & a, ~a, type(a << 1))
+    """,
 }
 
 
