@@ -170,7 +170,8 @@ def _misplaced(tree: ast.Module) -> list[ScriptError]:
             scope, loop = "function", False
         elif kind is ast.ClassDef:
             scope, loop = "class", False
-        body = {id(statement) for statement in node.body} if kind in (ast.For, ast.While) else ()
+        body = {id(statement) for statement in node.body} if isinstance(
+            node, (ast.For, ast.While)) else set()
         stack.extend((child, scope, loop or id(child) in body)
                      for child in ast.iter_child_nodes(node))
     return problems
