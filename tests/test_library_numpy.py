@@ -223,6 +223,8 @@ def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     ('np.zeros(10**5, dtype="U100000")', "--max-memory"),
     ("np.polyfit(np.ones(10**5), np.ones(10**5), 10**5)", "--max-elements"),
     ("np.array_split(np.ones(3), 10**9)", "--max-elements"),  # an array object per piece
+    ("np.zeros_like(np.ones(3), shape=(10**5, 10**5))", "--max-elements"),  # not its input's
+    ("np.full_like(np.ones(3), 7, shape=[10**4, 10**4])", "--max-memory"),
     # nested lists are sized before numpy (or the unwrapping) walks them: one shared row
     ("np.array([[1.0] * 20000] * 20000)", "--max-elements"),
     ("np.sum([np.ones(10**5)] * 10**4)", "--max-elements"),
