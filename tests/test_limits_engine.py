@@ -284,6 +284,30 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
     ("np_range_argument", """
         import numpy as np
         c = np.sum(range(10**9))""", {}, 2, "--max-elements", "[1000000000]"),
+    # Python lists an op makes on its way, one C call each: sized before they are made
+    ("kthvalue_row_list", """
+        x = torch.zeros(10**7)
+        v = torch.kthvalue(x, 5)""", {"max_total_tensor_bytes": 200_000_000}, 2,
+     "--max-memory", "a row of kthvalue"),
+    ("topk_row_list", """
+        x = torch.zeros(10**7)
+        v = x.topk(10**6, sorted=False)""", {"max_total_tensor_bytes": 400_000_000}, 2,
+     "--max-memory", "a row of topk"),
+    ("storage_tolist", """
+        s = torch.zeros(10**7).storage()
+        v = s.tolist()""", {"max_total_tensor_bytes": 200_000_000}, 2, "--max-memory",
+     "a storage"),
+    ("randperm_lists", """
+        v = torch.utils.data.random_split(range(10**7), [0.5, 0.5])""",
+     {"max_total_tensor_bytes": 200_000_000}, 1, "--max-memory", "randperm(10000000)"),
+    ("dataloader_shuffle", """
+        class D(torch.utils.data.Dataset):
+            def __len__(self):
+                return 10**8
+            def __getitem__(self, i):
+                return i
+        for b in torch.utils.data.DataLoader(D(), shuffle=True):
+            break""", {}, 6, "--max-memory", "randperm(100000000)"),
     # ops without a check of their own: the total is checked after each big new array
     ("total_after_elementwise_ops", """
         x = torch.zeros(5000000)

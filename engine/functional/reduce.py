@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes
+from engine import budget, dtypes
 from engine.functional.arith import div, mul, sub
 from engine.operands import expect_tensor
 from engine.ops import loss, reduce, statistics
@@ -343,7 +343,8 @@ def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     if not 1 <= k <= row.shape[-1]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     flat = row.reshape(-1, row.shape[-1])
-    picked = np.array([kth_position(r.tolist(), k - 1) for r in flat], dtype=np.int64)
+    picked = np.array([kth_position(budget.tolist(r, "a row of kthvalue"), k - 1)
+                       for r in flat], dtype=np.int64)
     if a.ndim == 0:
         values = statistics.KthvalueDim.apply(shape_ops.reshape(a, 1), dim=0, keepdim=False,
                                               indices=np.zeros(1, dtype=np.int64))
