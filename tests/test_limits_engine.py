@@ -288,11 +288,11 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
     ("kthvalue_row_list", """
         x = torch.zeros(10**7)
         v = torch.kthvalue(x, 5)""", {"max_total_tensor_bytes": 200_000_000}, 2,
-     "--max-memory", "a row of kthvalue"),
+     "--max-memory", "kthvalue of a row"),
     ("topk_row_list", """
         x = torch.zeros(10**7)
         v = x.topk(10**6, sorted=False)""", {"max_total_tensor_bytes": 400_000_000}, 2,
-     "--max-memory", "a row of topk"),
+     "--max-memory", "topk of a row"),
     ("storage_tolist", """
         s = torch.zeros(10**7).storage()
         v = s.tolist()""", {"max_total_tensor_bytes": 200_000_000}, 2, "--max-memory",
