@@ -293,6 +293,9 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
         x = torch.zeros(10**7)
         v = x.topk(10**6, sorted=False)""", {"max_total_tensor_bytes": 400_000_000}, 2,
      "--max-memory", "topk of a row"),
+    ("tensor_split_sections", """
+        x = torch.zeros(10**7)
+        v = torch.tensor_split(x, 10**7)""", {}, 2, "--max-memory", "makes 10000000 tensors"),
     ("storage_tolist", """
         s = torch.zeros(10**7).storage()
         v = s.tolist()""", {"max_total_tensor_bytes": 200_000_000}, 2, "--max-memory",
