@@ -26,6 +26,7 @@ from collections.abc import Callable
 from autograd_cli.language.classes import DEFINABLE_DUNDERS
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits, limit_error
+from autograd_cli.language.source import check_fstrings
 from autograd_cli.library import IMPORTABLE_MODULES, missing_module
 
 # The only names starting with '_' a program may read: what a grad_fn saved, as PyTorch
@@ -95,6 +96,7 @@ def check_program(text: str, limits: Limits | None = None) -> ast.Module:
 
 def parse_program(text: str) -> ast.Module:
     """`ast.parse` with every way it can fail turned into a located SyntaxError."""
+    check_fstrings(text)
     try:
         with warnings.catch_warnings():
             # e.g. "invalid escape sequence": Python only hints; the program still runs.
