@@ -175,7 +175,11 @@ _KIND_OF: dict[np.dtype, type] = {
 
 
 def _scalar_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
-    def operator(self: _NumpyScalar, other: Any) -> Any:
+    def operator(self: _NumpyScalar, other: Any, modulo: Any = None) -> Any:
+        if modulo is not None:  # pow(a, b, m): numpy's scalars have no three-argument pow
+            raise TypeError("unsupported operand type(s) for ** or pow(): 'numpy."
+                            f"{self._scalar.dtype.name}', '{type(other).__name__}', "
+                            f"'{type(modulo).__name__}'")
         if isinstance(other, _NumpyScalar):
             other = other._scalar
         elif not isinstance(other, (int, float)):
