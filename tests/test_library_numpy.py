@@ -156,6 +156,10 @@ PROGRAMS = {
         a = np.arange(3)[2]
         print(a << 3, 1 << a, a >> 1, a & 3, 6 | a, a ^ a, a << 10**9, 1 << np.int64(10**9))
         print(np.uint8(255) << 1, np.int8(-1) >> 1, True & a, ~a, type(a << 1))
+        try:
+            pow(a, 2, 3)
+        except TypeError as error:
+            print(error)
     """,
 }
 
