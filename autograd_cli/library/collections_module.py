@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from autograd_cli.language.memory import check_container, size_argument
-from autograd_cli.language.objects import BuiltinType, Namespace, display_repr
+from autograd_cli.language.objects import (
+    BuiltinType,
+    Namespace,
+    check_hash,
+    check_hashes,
+    display_repr,
+    register_tuple,
+)
 
 _DICT_METHODS = frozenset("items keys values get pop popitem setdefault copy clear update".split())
 
@@ -25,6 +32,7 @@ def _items(runtime: Any, iterable: Any) -> Any:
         return iterable
     items = runtime.bounded_list(iterable)
     check_container(dict, len(items))  # each becomes an entry (a Counter of a range)
+    check_hashes(items, runtime.limits.max_nested_items)  # hashed in C, a tuple all through
     return items
 
 
@@ -137,6 +145,14 @@ def namespace(runtime: Any, name: str) -> Namespace:
         make = collections.namedtuple
         made: Any = make(typename, fields, rename=bool(rename), defaults=defaults)
         made.PUBLIC_ATTRS = frozenset(made._fields) | {"count", "index"}
+        register_tuple(made)  # compared, hashed and sorted as the tuple it is: sized first
+        cap = runtime.limits.max_nested_items
+
+        def __hash__(self: Any) -> int:  # whatever hashes it (a key, a set, lru_cache)
+            check_hash(self, cap)
+            return tuple.__hash__(self)
+
+        made.__hash__ = __hash__
         return made  # type: ignore[no-any-return]
 
     return Namespace(name, {
