@@ -109,6 +109,8 @@ HOSTILE = [
     ("max_nested_items", SHARED_TUPLE, "print(d in iter([d[:]]))"),
     # the library's dicts, namedtuples and dataclasses hash and compare tuples in C as well
     ("max_nested_items", SHARED_TUPLE, "import collections; m = collections.Counter([d])"),
+    ("max_nested_items", SHARED_TUPLE, "import collections; print(collections.deque().count(d))"),
+    ("max_nested_items", SHARED_TUPLE, "import collections; collections.deque([d]).remove(d)"),
     ("max_nested_items", SHARED_TUPLE,
      "import collections; m = collections.defaultdict(int); m[d] += 1"),
     ("max_nested_items", SHARED_TUPLE, "import collections; print(collections.Counter().get(d))"),

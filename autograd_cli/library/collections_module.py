@@ -16,6 +16,7 @@ from autograd_cli.language.memory import check_container, size_argument
 from autograd_cli.language.objects import (
     BuiltinType,
     Namespace,
+    check_contains,
     check_hash,
     check_hashes,
     display_repr,
@@ -90,6 +91,19 @@ class Deque(collections.deque):  # type: ignore[type-arg]
 
     def extendleft(self, iterable: Any) -> None:
         super().extendleft(self.runtime.bounded_list(iterable))
+
+    # they compare their argument with the items in C: a nested one is sized first, as `in`
+    def count(self, value: Any) -> int:
+        check_contains(self, value, self.runtime.limits.max_nested_items)
+        return super().count(value)
+
+    def index(self, value: Any, *bounds: Any) -> int:
+        check_contains(self, value, self.runtime.limits.max_nested_items)
+        return super().index(value, *bounds)
+
+    def remove(self, value: Any) -> None:
+        check_contains(self, value, self.runtime.limits.max_nested_items)
+        super().remove(value)
 
     def _repeated(self, times: Any) -> Any:
         """The count of `deque * times` as an int (asked once), its size checked."""
