@@ -12,6 +12,7 @@ share the array's memory, so an in-place change shows on both sides, as in PyTor
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Iterator
 from itertools import compress
 from typing import Any
@@ -174,7 +175,11 @@ _KIND_OF: dict[np.dtype, type] = {
 
 
 def _scalar_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
-    def operator(self: _NumpyScalar, other: Any) -> Any:
+    def operator(self: _NumpyScalar, other: Any, modulo: Any = None) -> Any:
+        if modulo is not None:  # pow(a, b, m): numpy's scalars have no three-argument pow
+            raise TypeError("unsupported operand type(s) for ** or pow(): 'numpy."
+                            f"{self._scalar.dtype.name}', '{type(other).__name__}', "
+                            f"'{type(modulo).__name__}'")
         if isinstance(other, _NumpyScalar):
             other = other._scalar
         elif not isinstance(other, (int, float)):
@@ -189,8 +194,14 @@ def _scalar_operator(ufunc: Callable[..., Any], reflected: bool) -> Callable[...
 _SCALAR_OPERATORS: dict[str, Any] = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
                                      "truediv": np.true_divide, "floordiv": np.floor_divide,
                                      "mod": np.remainder, "pow": np.power}
-for _kind in (NumpyFloat, NumpyInt):
-    for _name, _ufunc in _SCALAR_OPERATORS.items():
+# an integer element shifts and masks in its width too: int's own `<<` would make
+# `np.int64(7) << 10**9` a Python int of 10**9 bits, past the integer size limit
+_INTEGER_OPERATORS: dict[str, Any] = {"lshift": np.left_shift, "rshift": np.right_shift,
+                                      "and": np.bitwise_and, "or": np.bitwise_or,
+                                      "xor": np.bitwise_xor}
+for _kind, _operators in ((NumpyFloat, _SCALAR_OPERATORS),
+                          (NumpyInt, _SCALAR_OPERATORS | _INTEGER_OPERATORS)):
+    for _name, _ufunc in _operators.items():
         setattr(_kind, f"__{_name}__", _scalar_operator(_ufunc, False))
         setattr(_kind, f"__r{_name}__", _scalar_operator(_ufunc, True))
 
@@ -238,9 +249,11 @@ def unwrap(value: Any) -> Any:
         return value._dtype
     if kind is ScalarType:
         return value._type
-    if kind in (list, tuple):
+    if kind in (list, tuple) or isinstance(value, deque):
         check_data(value)
-        return _unwrap_sequence(value, {})
+        return _unwrap_sequence(list(value) if isinstance(value, deque) else value, {})
+    if kind is range:
+        return _range_array(value)
     if isinstance(value, Tensor):
         from engine.numpy_bridge import to_numpy  # lazy: engine.numpy_bridge imports this module
 
@@ -249,6 +262,18 @@ def unwrap(value: Any) -> Any:
 
 
 _SEQUENCES = frozenset({list, tuple})
+# what numpy reads as one level of nested data: a range's numbers and a deque's items too
+_LEVELS = (list, tuple, range, deque)
+
+
+def _range_array(value: range) -> np.ndarray:
+    """`np.array(range(n))` made as numpy would make it, sized first: numpy turns a range into
+    a list of n Python ints in one C call (`np.sum(range(10**9))` held the interpreter lock,
+    past the time limit, at 40 bytes a number)."""
+    check_result((len(value),), 8)
+    if value:
+        _check_ints(min(value), max(value))
+    return np.arange(value.start, value.stop, value.step, dtype=np.int64)
 _PLAIN = frozenset({int, float, bool, str, type(None)})
 _IS_STR = frozenset({str}).__contains__
 _IS_INT = frozenset({int}).__contains__
@@ -264,7 +289,8 @@ def _unwrap_sequence(value: Any, done: dict[int, Any]) -> Any:
             known = value
         else:
             known = type(value)(_unwrap_sequence(item, done) if type(item) in _SEQUENCES
-                                else unwrap(item) for item in value)
+                                else done.setdefault(id(item), unwrap(item))
+                                if type(item) is range else unwrap(item) for item in value)
         done[id(value)] = known
     return known
 
@@ -277,7 +303,7 @@ def check_data(data: list[Any] | tuple[Any, ...]) -> None:
     items of 40 MB to numpy)."""
     shape: list[int] = []
     probe: Any = data
-    while type(probe) in _SEQUENCES:
+    while isinstance(probe, _LEVELS):
         shape.append(len(probe))
         if not probe:
             break

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import budget
 from engine.avx_mathfun import TWO_PI, log_ps, sincos_ps
 from engine.float_math import (
     BLOCK,
@@ -217,9 +218,16 @@ def random_full(generator: Generator, count: int, dtype: Any) -> np.ndarray:
     return in_blocks(count, kind, draw)
 
 
+# what randperm holds for each number: the list it swaps in and the list of its draws (a
+# pointer and an int object each), the draws, spans and picks as arrays, the result
+RANDPERM_BYTES = 112
+
+
 def randperm(generator: Generator, count: int) -> np.ndarray:
     """randperm_cpu: for n below 2**32/20, swap position i with i + random() % (n - i) for each
-    i < n - 1 in turn; beyond that, the inside-out shuffle on 64-bit draws."""
+    i < n - 1 in turn; beyond that, the inside-out shuffle on 64-bit draws. Its lists are sized
+    first (a DataLoader's shuffle of a dataset whose len() is 10**8 took 4 GB)."""
+    budget.check_bytes(count * RANDPERM_BYTES, f"randperm({count}) shuffles {count} Python ints")
     if count < (2 ** 32 - 1) // 20:
         order = list(range(count))
         if count > 1:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import budget
 from engine.device import CPU
 from engine.registry import public
 from engine.tensor import Tensor
@@ -129,7 +130,7 @@ class TypedStorage:
         return iter(self.tolist())
 
     def tolist(self) -> list[Any]:
-        return list(self._flat.tolist())
+        return budget.tolist(self._flat, "a storage")  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         kind = f"torch.storage.TypedStorage(dtype={self.dtype}, device={self.device})"

@@ -428,3 +428,20 @@ def test_a_file_name_that_is_not_utf8_keeps_every_output_utf8(tmp_path: Path) ->
         page = run_agraph("render", str(good), "-o", str(tmp_path / "page.html"))
         assert page.returncode == 0, page.stderr
         assert "\\udcfe.expr</title>" in (tmp_path / "page.html").read_bytes().decode("utf-8")
+
+
+def test_an_f_string_too_slow_to_parse_is_refused_before_any_parse(tmp_path: Path) -> None:
+    """Python 3.11 parses an f-string in time its fields times its length: 100,000 `{1}` took
+    9 s in one C call (at startup, where agraph looks for sets, and again in the checker),
+    these 300,000 would take minutes. It is a SyntaxError at its place, at once (within the
+    run's timeout); in eval() too."""
+    fields = "{1}" * 300_000
+    program = write(tmp_path, f'print(1)\nx = f"{fields}"\n')
+    result = run_agraph("run", program, timeout=30)
+    assert result.returncode == 1
+    assert b"prog.expr:2:5: SyntaxError: f-strings with this many fields" in result.stderr
+    program = write(tmp_path, f'x = eval(\'f"{fields}"\')\n')
+    result = run_agraph("run", program, timeout=30)
+    assert b"prog.expr:1:5: SyntaxError: f-strings with this many fields" in result.stderr
+    program = write(tmp_path, "print(f'{1}{2}' * 2, {1: 2})\n" + "y = {1: 2}\n" * 12_000)
+    assert run_agraph("run", program).stdout == b"1212 {1: 2}\n"  # many braces, no f-string

@@ -310,6 +310,18 @@ REFUSED = [
     ("keyword private", "print(1, _x=2)", "NameError", 1, 10, "_x"),
     ("late __future__ import", "x = 1\nfrom __future__ import division", "SyntaxError", 2, 1,
      "beginning of the file"),
+    # what Python's compiler refuses after parsing: run, they ended the program silently
+    ("return at module level", "print(1)\nreturn", "SyntaxError", 2, 1, "'return' outside"),
+    ("return in a class body", "class A:\n    return 1", "SyntaxError", 2, 5, "outside function"),
+    ("break outside a loop", "def f():\n    break\nf()", "SyntaxError", 2, 5,
+     "'break' outside loop"),
+    ("continue in a function in a loop", "for i in range(2):\n    def g():\n        continue",
+     "SyntaxError", 3, 9, "'continue' not properly in loop"),
+    ("break in a loop's else", "while 0:\n    pass\nelse:\n    break", "SyntaxError", 4, 5,
+     "'break' outside loop"),
+    ("duplicate argument", "def f(a, *, a):\n    pass", "SyntaxError", 1, 13,
+     "duplicate argument 'a'"),
+    ("nonlocal at module level", "nonlocal x", "SyntaxError", 1, 1, "module level"),
 ]
 
 

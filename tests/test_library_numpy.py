@@ -150,6 +150,17 @@ PROGRAMS = {
                 print(t, loss)
         print(f'Result: y = {a} + {b} x + {c} x^2 + {d} x^3')
     """,
+    # an element shifts and masks in its own width: never a Python int of 10**9 bits
+    "shifts and masks of integer elements": """
+        import numpy as np
+        a = np.arange(3)[2]
+        print(a << 3, 1 << a, a >> 1, a & 3, 6 | a, a ^ a, a << 10**9, 1 << np.int64(10**9))
+        print(np.uint8(255) << 1, np.int8(-1) >> 1, True & a, ~a, type(a << 1))
+        try:
+            pow(a, 2, 3)
+        except TypeError as error:
+            print(error)
+    """,
 }
 
 
@@ -216,9 +227,16 @@ def test_what_numpy_must_not_hand_out(source: str, kind: str) -> None:
     ('np.zeros(10**5, dtype="U100000")', "--max-memory"),
     ("np.polyfit(np.ones(10**5), np.ones(10**5), 10**5)", "--max-elements"),
     ("np.array_split(np.ones(3), 10**9)", "--max-elements"),  # an array object per piece
+    ("np.zeros_like(np.ones(3), shape=(10**5, 10**5))", "--max-elements"),  # not its input's
+    ("np.full_like(np.ones(3), 7, shape=[10**4, 10**4])", "--max-memory"),
     # nested lists are sized before numpy (or the unwrapping) walks them: one shared row
     ("np.array([[1.0] * 20000] * 20000)", "--max-elements"),
     ("np.sum([np.ones(10**5)] * 10**4)", "--max-elements"),
+    # a range is a list of Python ints to numpy, made in one C call that holds the lock
+    ("np.sum(range(10**9))", "--max-elements"),
+    ("np.asarray(range(10**8))", "--max-memory"),
+    ("np.array([range(10**5)] * 10**4)", "--max-elements"),
+    ("np.array([range(10**4)] * 10**4)", "--max-memory"),
     ('np.array(["a"] + ["a" * 10**6] * 100)', "--max-memory"),  # the longest string counts
     ('np.array([np.array(["a" * 10**6])] * 100)', "--max-memory"),
     ('np.array(["a"], "U100000000")', "--max-memory"),  # a dtype given by position
@@ -236,6 +254,20 @@ def test_sizes_are_checked_before_numpy_allocates(expression: str, option: str) 
     assert result.error is not None, expression
     assert (result.error.type_name, result.error.line) == ("LimitError", 2), result.error
     assert option in result.error.message
+
+
+def test_a_deque_is_a_level_of_nested_data() -> None:
+    """numpy reads a deque as a sequence: `[d] * 10**4` is 10**8 numbers to it."""
+    source = ("import numpy as np\nfrom collections import deque\nd = deque(range(10**4))\n"
+              "x = np.array([d] * 10**4)\n")
+    result = run_program(source, Limits(max_total_tensor_bytes=1 << 28))
+    assert result.error is not None
+    assert (result.error.type_name, result.error.line) == ("LimitError", 4), result.error
+    assert agraph_output("""
+        import numpy as np
+        from collections import deque
+        print(np.array(range(10, 0, -3)), np.array([deque([1.5]), range(1)]), np.sum(range(5)))
+        """) == "[10  7  4  1] [[1.5]\n [0. ]] 10\n"
 
 
 REFUSED = [

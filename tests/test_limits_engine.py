@@ -259,6 +259,58 @@ HOSTILE: list[tuple[str, str, dict[str, int], int | tuple[int, ...], str, str]] 
         import numpy as np
         c = np.random.choice(10**9, 3, replace=False)""", {}, 2, "--max-elements",
      "[1000000000]"),
+    # ops whose result is the broadcast of their inputs, sized like the arithmetic ones
+    ("bitwise_and_broadcast", """
+        a = torch.ones(20000, 1, dtype=torch.int64)
+        c = a & a.t()""", {}, 2, "--max-elements", "[20000, 20000]"),
+    ("bitwise_xor_method_broadcast", """
+        a = torch.ones(20000, 1, dtype=torch.bool)
+        c = a.bitwise_xor(a.t())""", {}, 2, "--max-elements", "[20000, 20000]"),
+    ("heaviside_broadcast", """
+        a = torch.ones(20000, 1)
+        c = torch.heaviside(a, a.t())""", {}, 2, "--max-elements", "[20000, 20000]"),
+    ("soft_margin_loss_broadcast", """
+        a = torch.ones(20000, 1)
+        c = torch.nn.functional.soft_margin_loss(a, a.t())""", {}, 2, "--max-elements",
+     "[20000, 20000]"),
+    ("solve_batch_broadcast", """
+        a = torch.eye(2).expand(10000, 1, 2, 2)
+        c = torch.linalg.solve(a, torch.ones(1, 10000, 2, 1))""", {}, 2, "--max-elements",
+     "[10000, 10000, 2, 2]"),
+    ("cdist_pairs", """
+        a = torch.ones(1, 100000, 2)
+        c = torch.cdist(a, torch.ones(10000, 1, 2))""", {}, 2, "--max-elements",
+     "[10000, 100000, 1, 2]"),
+    ("np_range_argument", """
+        import numpy as np
+        c = np.sum(range(10**9))""", {}, 2, "--max-elements", "[1000000000]"),
+    # Python lists an op makes on its way, one C call each: sized before they are made
+    ("kthvalue_row_list", """
+        x = torch.zeros(10**7)
+        v = torch.kthvalue(x, 5)""", {"max_total_tensor_bytes": 200_000_000}, 2,
+     "--max-memory", "kthvalue of a row"),
+    ("topk_row_list", """
+        x = torch.zeros(10**7)
+        v = x.topk(10**6, sorted=False)""", {"max_total_tensor_bytes": 400_000_000}, 2,
+     "--max-memory", "topk of a row"),
+    ("tensor_split_sections", """
+        x = torch.zeros(10**7)
+        v = torch.tensor_split(x, 10**7)""", {}, 2, "--max-memory", "makes 10000000 tensors"),
+    ("storage_tolist", """
+        s = torch.zeros(10**7).storage()
+        v = s.tolist()""", {"max_total_tensor_bytes": 200_000_000}, 2, "--max-memory",
+     "a storage"),
+    ("randperm_lists", """
+        v = torch.utils.data.random_split(range(10**7), [0.5, 0.5])""",
+     {"max_total_tensor_bytes": 200_000_000}, 1, "--max-memory", "randperm(10000000)"),
+    ("dataloader_shuffle", """
+        class D(torch.utils.data.Dataset):
+            def __len__(self):
+                return 10**8
+            def __getitem__(self, i):
+                return i
+        for b in torch.utils.data.DataLoader(D(), shuffle=True):
+            break""", {}, 6, "--max-memory", "randperm(100000000)"),
     # ops without a check of their own: the total is checked after each big new array
     ("total_after_elementwise_ops", """
         x = torch.zeros(5000000)

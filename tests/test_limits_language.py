@@ -107,6 +107,23 @@ HOSTILE = [
     ("max_nested_items", SHARED_TUPLE, "x = set(); x.discard(d)"),
     ("max_nested_items", SHARED_TUPLE, "print(d == (c,) * 1000)"),
     ("max_nested_items", SHARED_TUPLE, "print(d in iter([d[:]]))"),
+    # the library's dicts, namedtuples and dataclasses hash and compare tuples in C as well
+    ("max_nested_items", SHARED_TUPLE, "import collections; m = collections.Counter([d])"),
+    ("max_nested_items", SHARED_TUPLE, "import collections; print(collections.deque().count(d))"),
+    ("max_nested_items", SHARED_TUPLE, "import collections; collections.deque([d]).remove(d)"),
+    ("max_nested_items", SHARED_TUPLE,
+     "import collections; m = collections.defaultdict(int); m[d] += 1"),
+    ("max_nested_items", SHARED_TUPLE, "import collections; print(collections.Counter().get(d))"),
+    ("max_nested_items", SHARED_TUPLE,
+     "import collections; P = collections.namedtuple('P', 'x'); print(hash(P(d)))"),
+    ("max_nested_items", SHARED_TUPLE,
+     "import collections; P = collections.namedtuple('P', 'x'); print({P(P(d)): 1})"),
+    ("max_nested_items", SHARED_TUPLE,
+     "import collections; P = collections.namedtuple('P', 'x'); print(P(d) == P((c,) * 1000))"),
+    ("max_nested_items", SHARED_TUPLE, "import dataclasses\n@dataclasses.dataclass(frozen=True)\n"
+     "class D:\n    t: tuple\nprint(hash(D(d)))"),
+    ("max_nested_items", SHARED_TUPLE, "import dataclasses\n@dataclasses.dataclass\n"
+     "class D:\n    t: tuple\nprint(D(d) == D((c,) * 1000))"),
     ("max_str_len", SHARED_SMALL, "x = str(c)"),
     ("max_str_len", SHARED_SMALL, "x = repr(c)"),
     ("max_str_len", SHARED_SMALL, "x = f'{c}'"),

@@ -14,6 +14,9 @@ import ast
 import os
 import sys
 
+from autograd_cli.language.errors import ScriptError
+from autograd_cli.language.source import check_fstrings
+
 SEED = "0"
 LARGEST_PROGRAM = 1 << 20  # bytes read to decide; a bigger file is refused later anyway
 ORDER_NAMES = frozenset({"set", "frozenset", "hash"})
@@ -24,8 +27,9 @@ def shows_hash_order(source: str) -> bool:
     if "{" not in source and "set" not in source and "hash" not in source:
         return False  # no display, no name: most programs need no parse at startup
     try:
+        check_fstrings(source)  # a parse that would take minutes is refused later
         tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (ScriptError, SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return any(isinstance(node, (ast.Set, ast.SetComp)) or (
         isinstance(node, ast.Name) and node.id in ORDER_NAMES) for node in ast.walk(tree))

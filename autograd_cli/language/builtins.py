@@ -395,7 +395,10 @@ def checked_method_names(kind: type) -> frozenset[str]:
 
 def checked_method(runtime: Runtime, value: Any, name: str) -> BuiltinMethod | None:
     """The methods whose result size depends on their arguments, with the size checked first."""
-    factory = _CHECKED_METHODS.get(type(value), {}).get(name)
+    checks = _CHECKED_METHODS.get(type(value))
+    if checks is None and isinstance(value, dict):  # a defaultdict, a Counter: keys as a dict's
+        checks = _HASHING_METHODS
+    factory = (checks or {}).get(name)
     if factory is None:
         return None
     return BuiltinMethod(name, type(value).__name__, factory(runtime, value))

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from autograd_cli.language.classes import DEFINABLE_DUNDERS
 from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import Limits, limit_error
+from autograd_cli.language.source import check_fstrings
 from autograd_cli.library import IMPORTABLE_MODULES, missing_module
 
 # The only names starting with '_' a program may read: what a grad_fn saved, as PyTorch
@@ -95,6 +96,7 @@ def check_program(text: str, limits: Limits | None = None) -> ast.Module:
 
 def parse_program(text: str) -> ast.Module:
     """`ast.parse` with every way it can fail turned into a located SyntaxError."""
+    check_fstrings(text)
     try:
         with warnings.catch_warnings():
             # e.g. "invalid escape sequence": Python only hints; the program still runs.
@@ -136,7 +138,45 @@ def find_problems(tree: ast.Module, text: str, limits: Limits) -> list[ScriptErr
     """Every refused construct in the tree (and fix columns to characters on the way)."""
     walk = _Walk(text, limits)
     walk.run(tree)
-    return walk.problems
+    return walk.problems + _misplaced(tree)
+
+
+OUTSIDE = {ast.Return: "'return' outside function", ast.Break: "'break' outside loop",
+           ast.Continue: "'continue' not properly in loop"}
+
+
+def _misplaced(tree: ast.Module) -> list[ScriptError]:
+    """What Python's compiler refuses in a tree that parsed: `return` outside a function,
+    `break`/`continue` outside a loop (a function's body is outside its caller's loop), an
+    argument named twice, `nonlocal` at module level. Run, they would end the program or the
+    function without a word."""
+    problems: list[ScriptError] = []
+    stack: list[tuple[ast.AST, str, bool]] = [(tree, "module", False)]  # scope, in a loop
+    while stack:
+        node, scope, loop = stack.pop()
+        kind = type(node)
+        if kind in OUTSIDE and not (scope == "function" if kind is ast.Return else loop):
+            problems.append(ScriptError("SyntaxError", OUTSIDE[kind], *_position(node)))
+        elif kind is ast.Nonlocal and scope == "module":
+            problems.append(ScriptError("SyntaxError", "nonlocal declaration not allowed at "
+                                        "module level", *_position(node)))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            names: set[str] = set()
+            for arg in (*arguments.posonlyargs, *arguments.args, arguments.vararg,
+                        *arguments.kwonlyargs, arguments.kwarg):
+                if arg is not None and arg.arg in names:
+                    problems.append(ScriptError("SyntaxError", f"duplicate argument '{arg.arg}' "
+                                                "in function definition", *_position(arg)))
+                names.add(arg.arg if arg is not None else "")
+            scope, loop = "function", False
+        elif kind is ast.ClassDef:
+            scope, loop = "class", False
+        body = {id(statement) for statement in node.body} if isinstance(
+            node, (ast.For, ast.While)) else set()
+        stack.extend((child, scope, loop or id(child) in body)
+                     for child in ast.iter_child_nodes(node))
+    return problems
 
 
 class _Walk:

@@ -63,7 +63,7 @@ class ExpressionHandlers:
         container = self.eval(node.value)
         key = self.eval(node.slice)
         self.node = node
-        if key.__class__ is tuple and container.__class__ in HASHED_BY_KEY:
+        if key.__class__ is tuple and isinstance(container, HASHED_BY_KEY):
             check_hash(key, self.limits.max_nested_items)
         return container, key
 

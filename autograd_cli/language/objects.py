@@ -498,10 +498,20 @@ _VALUES: type = type({}.values())
 _ITEMS: type = type({}.items())
 # Containers whose items `==`, `<`, `in`, hashing, sorting and repr walk in C (exact types: a
 # torch.Size is a tuple of ints, and engine objects compare and hash as themselves).
-NESTED_TYPES: frozenset[type] = frozenset({list, tuple, dict, set, frozenset, OrderedDict,
-                                           _KEYS, _VALUES, _ITEMS})
+# A program's namedtuple classes join them when made (register_tuple): a tuple underneath.
+NESTED_TYPES: set[type] = {list, tuple, dict, set, frozenset, OrderedDict, _KEYS, _VALUES,
+                           _ITEMS}
 _MAPPINGS = frozenset({dict, OrderedDict, _ITEMS})
-_is_sequence = (NESTED_TYPES - _MAPPINGS).__contains__
+_SEQUENCE_TYPES = NESTED_TYPES - _MAPPINGS
+_is_sequence = _SEQUENCE_TYPES.__contains__
+_TUPLES: set[type] = {tuple}
+
+
+def register_tuple(kind: type) -> None:
+    """A tuple class a program made (a namedtuple): hashed and compared as a tuple, in C."""
+    NESTED_TYPES.add(kind)
+    _SEQUENCE_TYPES.add(kind)
+    _TUPLES.add(kind)
 # Containers whose `in` hashes the item (a dict_items view: the key of a (key, value) pair).
 _HASHED = frozenset({dict, OrderedDict, set, frozenset, _KEYS, _ITEMS})
 _is_nested = NESTED_TYPES.__contains__
@@ -687,7 +697,7 @@ def check_contains(container: Any, item: Any, cap: int) -> None:
 
 def check_hash(value: Any, cap: int) -> None:
     """Hashing a tuple walks all of it, every time (its hash is not kept)."""
-    if type(value) is tuple and not NESTED_TYPES.isdisjoint(map(type, value)):
+    if type(value) in _TUPLES and not NESTED_TYPES.isdisjoint(map(type, value)):
         check_nested(value, cap, "hashing this tuple")
 
 

@@ -4,7 +4,6 @@ variables of running code (`Scope`), and which names a function body binds."""
 from __future__ import annotations
 
 import ast
-from collections import OrderedDict
 from typing import Any
 
 from autograd_cli.language.objects import UserFunction
@@ -62,7 +61,7 @@ MISSING: Any = object()
 # Containers that hold their items already: iterating them cannot run away.
 MATERIALIZED = frozenset({list, tuple, str, dict, set, frozenset})
 # Containers `container[key]` hashes the key of (a tuple's hash walks all of it).
-HASHED_BY_KEY = frozenset({dict, OrderedDict})
+HASHED_BY_KEY = dict  # and its kinds: OrderedDict, defaultdict, Counter
 # Comparisons that do not look into their operands.
 IDENTITY = frozenset({ast.Is, ast.IsNot})
 

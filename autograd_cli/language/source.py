@@ -10,9 +10,11 @@
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import sys
+import tokenize
 from typing import BinaryIO
 
 from autograd_cli.language.errors import ScriptError
@@ -107,3 +109,30 @@ def _position(data: bytes, offset: int) -> tuple[int, int]:
     line_start = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
     col = len(before[line_start:].decode("utf-8", errors="replace")) + 1
     return line, col
+
+
+# Python 3.11's parser takes time proportional to an f-string's fields times its length (one
+# f-string of 100,000 `{x}` took 9 s, a 1 MB one would take minutes), in one C call that no
+# time limit interrupts: the f-strings of a program may ask for this much of that work.
+FSTRING_WORK = 3 * 10**9
+
+
+def check_fstrings(text: str) -> None:
+    """Refuse, before parsing, f-strings whose fields times characters add up past
+    FSTRING_WORK; only a text with many braces is tokenized to find them."""
+    if text.count("{") < 10_000:
+        return
+    work = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type != tokenize.STRING:
+                continue
+            prefix = token.string[:len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
+            if "f" in prefix.lower():
+                work += token.string.count("{") * len(token.string)
+                if work > FSTRING_WORK:
+                    raise ScriptError("SyntaxError", "f-strings with this many fields are too "
+                                      "slow for Python's parser: build the text in a loop",
+                                      token.start[0], token.start[1] + 1)
+    except (tokenize.TokenError, SyntaxError):
+        return  # ast.parse reports it, at its place

@@ -18,7 +18,9 @@ import warnings
 from typing import Any
 
 from autograd_cli.language import checker
+from autograd_cli.language.errors import ScriptError
 from autograd_cli.language.limits import LimitExceeded
+from autograd_cli.language.source import check_fstrings
 from engine import memory
 
 PARSE_BYTES = 250  # about the memory ast.parse takes per byte of text (a long `1+1+...+1`)
@@ -55,6 +57,10 @@ def parse(args: list[Any], kwargs: dict[str, Any], call: ast.AST | None,
         raise LimitExceeded("max_source_bytes", f"the text given to eval() has {size} bytes, "
                             f"more than {limits.max_source_bytes}")
     memory.check(PARSE_BYTES * size, f"parsing {size} bytes of text given to eval()")
+    try:
+        check_fstrings(text)
+    except ScriptError as error:
+        raise SyntaxError(f"{error.message} (<string>, line {error.line})") from None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

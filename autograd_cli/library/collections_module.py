@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from autograd_cli.language.memory import check_container, size_argument
-from autograd_cli.language.objects import BuiltinType, Namespace, display_repr
+from autograd_cli.language.objects import (
+    BuiltinType,
+    Namespace,
+    check_contains,
+    check_hash,
+    check_hashes,
+    display_repr,
+    register_tuple,
+)
 
 _DICT_METHODS = frozenset("items keys values get pop popitem setdefault copy clear update".split())
 
@@ -25,6 +33,7 @@ def _items(runtime: Any, iterable: Any) -> Any:
         return iterable
     items = runtime.bounded_list(iterable)
     check_container(dict, len(items))  # each becomes an entry (a Counter of a range)
+    check_hashes(items, runtime.limits.max_nested_items)  # hashed in C, a tuple all through
     return items
 
 
@@ -83,6 +92,19 @@ class Deque(collections.deque):  # type: ignore[type-arg]
     def extendleft(self, iterable: Any) -> None:
         super().extendleft(self.runtime.bounded_list(iterable))
 
+    # they compare their argument with the items in C: a nested one is sized first, as `in`
+    def count(self, value: Any) -> int:
+        check_contains(self, value, self.runtime.limits.max_nested_items)
+        return super().count(value)
+
+    def index(self, value: Any, *bounds: Any) -> int:
+        check_contains(self, value, self.runtime.limits.max_nested_items)
+        return super().index(value, *bounds)
+
+    def remove(self, value: Any) -> None:
+        check_contains(self, value, self.runtime.limits.max_nested_items)
+        super().remove(value)
+
     def _repeated(self, times: Any) -> Any:
         """The count of `deque * times` as an int (asked once), its size checked."""
         times = size_argument(times)
@@ -137,6 +159,14 @@ def namespace(runtime: Any, name: str) -> Namespace:
         make = collections.namedtuple
         made: Any = make(typename, fields, rename=bool(rename), defaults=defaults)
         made.PUBLIC_ATTRS = frozenset(made._fields) | {"count", "index"}
+        register_tuple(made)  # compared, hashed and sorted as the tuple it is: sized first
+        cap = runtime.limits.max_nested_items
+
+        def __hash__(self: Any) -> int:  # whatever hashes it (a key, a set, lru_cache)
+            check_hash(self, cap)
+            return tuple.__hash__(self)
+
+        made.__hash__ = __hash__
         return made  # type: ignore[no-any-return]
 
     return Namespace(name, {

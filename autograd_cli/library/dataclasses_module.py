@@ -14,11 +14,20 @@ from typing import Any
 
 from autograd_cli.language import classes
 from autograd_cli.language.limits import LimitExceeded
-from autograd_cli.language.objects import HostCallable, Namespace, display_repr, nested_size
+from autograd_cli.language.objects import (
+    HostCallable,
+    Namespace,
+    check_compare,
+    check_hash,
+    display_repr,
+    nested_size,
+)
 
 FIELDS_KEY = "__dataclass_fields__"
 _MISSING: Any = object()
 _MUTABLE = (list, dict, set)
+# the run's max_nested_items, for the methods @dataclass writes (set when the module is made)
+_NESTED_CAP = [10_000_000]
 
 
 class FrozenInstanceError(AttributeError):
@@ -167,12 +176,15 @@ def dataclass(cls: Any = None, *, init: bool = True, repr: bool = True, eq: bool
             def __eq__(self: Any, other: Any) -> Any:
                 if type(other) is not type(self):
                     return NotImplemented
+                check_compare(key(self), key(other), _NESTED_CAP[0])
                 return key(self) == key(other)
             _install(target, "__eq__", __eq__)
         if eq and "__hash__" not in members:  # as Python: unhashable unless frozen
             if frozen:
                 def __hash__(self: Any) -> int:
-                    return hash(key(self))
+                    fields_ = key(self)
+                    check_hash(fields_, _NESTED_CAP[0])  # a tuple's hash walks all of it, in C
+                    return hash(fields_)
                 _install(target, "__hash__", __hash__)
             else:
                 target.__hash__ = None  # type: ignore[assignment]
@@ -182,6 +194,7 @@ def dataclass(cls: Any = None, *, init: bool = True, repr: bool = True, eq: bool
                 def compare(self: Any, other: Any, test: Any = test) -> Any:
                     if type(other) is not type(self):
                         return NotImplemented
+                    check_compare(key(self), key(other), _NESTED_CAP[0])
                     return test(key(self), key(other))
                 _install(target, name, compare)
         return target
@@ -253,6 +266,7 @@ def replace(value: Any, **changes: Any) -> Any:
 
 
 def namespace(runtime: Any, name: str) -> Namespace:
+    _NESTED_CAP[0] = runtime.limits.max_nested_items
     asdict, astuple = _converters(runtime.limits.max_nested_items)
     members: dict[str, Any] = {
         "dataclass": dataclass, "field": field, "fields": fields, "asdict": asdict,

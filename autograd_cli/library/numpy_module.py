@@ -103,8 +103,9 @@ def _reducing(*args: Any, **kwargs: Any) -> None:
 
 def _copying(*args: Any, **kwargs: Any) -> None:
     if args:  # `np.array(["a"], dtype="U300000000")`: items of the dtype's size
-        check_result(np.shape(args[0]), max(_item_size(args[0]), _dtype_bytes(
-            [*args[1:], *kwargs.values()])))
+        shape = kwargs.get("shape")  # `np.zeros_like(a, shape=(10**5, 10**5))`
+        check_result(np.shape(args[0]) if shape is None else _shape_argument(shape), max(
+            _item_size(args[0]), _dtype_bytes([*args[1:], *kwargs.values()])))
 
 
 def _dtype_bytes(values: Any) -> int:

@@ -77,6 +77,8 @@ def _bitwise(name: str, op: Any, a: Any, b: Any) -> Tensor:
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{dtypes.scalar_name(dtype)}'")
     left, right = (x.array if isinstance(x, Tensor) else x for x in (a, b))
+    if len(tensors) == 2 and left.shape != right.shape:  # `a & b.T` may be far bigger
+        budget.check_broadcast((left.shape, right.shape), dtype.np.itemsize)
     return _fresh(np.asarray(op(np.asarray(left, dtype.np), np.asarray(right, dtype.np))))
 
 

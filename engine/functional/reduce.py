@@ -16,7 +16,7 @@ from engine.operands import expect_tensor
 from engine.ops import loss, reduce, statistics
 from engine.ops import shape as shape_ops
 from engine.ops.index import slice_along
-from engine.ops.introselect import kth_position
+from engine.ops.introselect import kth_position, row_list
 from engine.ops.reduce import reduced_dims
 from engine.registry import public
 from engine.tensor import Tensor, normalize_dim
@@ -343,7 +343,8 @@ def kthvalue(a: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     if not 1 <= k <= row.shape[-1]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     flat = row.reshape(-1, row.shape[-1])
-    picked = np.array([kth_position(r.tolist(), k - 1) for r in flat], dtype=np.int64)
+    picked = np.array([kth_position(row_list(r, "kthvalue"), k - 1) for r in flat],
+                      dtype=np.int64)
     if a.ndim == 0:
         values = statistics.KthvalueDim.apply(shape_ops.reshape(a, 1), dim=0, keepdim=False,
                                               indices=np.zeros(1, dtype=np.int64))

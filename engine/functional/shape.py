@@ -361,6 +361,7 @@ def tensor_split(a: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Ten
         sections = indices_or_sections
         if sections <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        shape_ops.check_pieces(a, sections, "tensor_split()")  # a view per section, as split
         base, extra = divmod(size, sections)
         bounds, start = [], 0
         for index in range(sections):
@@ -369,6 +370,7 @@ def tensor_split(a: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Ten
         bounds = bounds[:-1]
     else:
         bounds = [int(i) for i in indices_or_sections]
+        shape_ops.check_pieces(a, len(bounds) + 1, "tensor_split()")
     edges = [0, *bounds, size]
     return tuple(slice_along(a, d, slice(builtins.min(max(start, 0), size),
                                          builtins.min(max(stop, start, 0), size)))

@@ -181,6 +181,9 @@ class LinalgSolveEx(Function):
         # ATen's linalg_solve_is_vector_rhs: a batch of vectors only when shaped as A's rows
         self.vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
         right = b[..., None] if self.vector else b
+        if a.shape[:-2] != right.shape[:-2]:  # batches that broadcast to a far bigger one,
+            # A copied to each (numpy's solve)
+            budget.check_broadcast((a.shape, right.shape[:-2] + (1, 1)), max(a.itemsize, 8))
         if right.shape[-2] == rows and a.shape[:-2] == right.shape[:-2]:
             solved = mkl.lu_solve(a, right)  # torch's bits: LAPACK's LU solve
             if solved is not None:

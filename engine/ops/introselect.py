@@ -15,7 +15,22 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
+from engine import budget
+
 _THRESHOLD = 16  # libstdc++'s _S_threshold
+# what one number of a row costs while its order is worked out: the Python number and the
+# list's pointer to it, a copy of the pointer (the keys), its position (an int and a pointer)
+ROW_BYTES = 80
+
+
+def row_list(row: np.ndarray, what: str) -> list[Any]:
+    """`row.tolist()` for topk or kthvalue (WHAT), once the lists they work on fit the memory
+    limit: one C call makes the numbers, and `torch.kthvalue` of 10**8 took 4 GB."""
+    if row.size > 4096:
+        budget.check_bytes(row.size * ROW_BYTES, f"{what} of a row of {row.size} numbers")
+    return row.tolist()  # type: ignore[no-any-return]
 
 Compare = Callable[[int, int], bool]
 

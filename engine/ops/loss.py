@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import float_math
+from engine import budget, float_math
 from engine.autograd import Function, plain_arrays
 from engine.ops.numerics import torch_sum
 from engine.ops.pointwise import vector_math, where
@@ -379,6 +379,8 @@ class SoftMarginLoss(Function):
     def forward(self, x, y, reduction="mean"):
         if reduction not in ("mean", "sum", "none"):
             raise ValueError(f"{reduction} is not a valid value for reduction")
+        if x.shape != y.shape:  # the broadcast loss may be far bigger than both
+            budget.check_broadcast((x.shape, y.shape), max(x.itemsize, 8))
         self.reduction, self.count = reduction, x.size
         loss = vector_math("log1p", np.log1p, vector_math("exp", np.exp, -x * y))
         return _reduce(loss, reduction)

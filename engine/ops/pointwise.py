@@ -678,6 +678,8 @@ class Heaviside(Function):
         if a.dtype != values.dtype:
             raise RuntimeError("heaviside is not yet implemented for tensors with different "
                                "dtypes.")
+        if a.shape != values.shape:  # the broadcast result may be far bigger than both
+            budget.check_broadcast((a.shape, values.shape), a.itemsize)
         return np.where(a == 0, values, (a > 0).astype(a.dtype))
 
     def backward(self, grad, inputs, output):

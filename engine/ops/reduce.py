@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import float_math
+from engine import budget, float_math
 from engine.autograd import Function, plain_arrays
 from engine.ops import numerics
 from engine.ops import shape as shape_ops
@@ -462,6 +462,9 @@ class Cdist(Function):
 
     def forward(self, x1, x2, p=2.0):
         self.p = p
+        # the float64 differences of every pair of rows, batches broadcast, are made first
+        budget.check_broadcast((x1.shape[:-1] + (1, x1.shape[-1]),
+                                x2.shape[:-2] + (1,) + x2.shape[-2:]), 8)
         difference = np.abs(x1[..., :, None, :].astype(np.float64)
                             - x2[..., None, :, :].astype(np.float64))
         return vector_norm(difference, p, dims=(-1,)).astype(x1.dtype)

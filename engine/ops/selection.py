@@ -12,7 +12,7 @@ import numpy as np
 
 from engine.autograd import Function
 from engine.ops.arith import scale
-from engine.ops.introselect import topk_order
+from engine.ops.introselect import row_list, topk_order
 from engine.ops.pointwise import where
 from engine.tensor import Tensor
 
@@ -199,10 +199,10 @@ def topk_indices(a: np.ndarray, dim: int, k: int, largest: bool, sorted_: bool) 
         if a.dtype.kind == "f":
             tied |= np.isnan(head[:, 1:]) & np.isnan(head[:, :-1])
         for r in np.flatnonzero(tied.any(axis=1)):
-            out[r] = topk_order(values[r].tolist(), k, largest, sorted_)
+            out[r] = topk_order(row_list(values[r], "topk"), k, largest, sorted_)
     else:  # nth_element leaves the first k - 1 in its own order
         for row in range(values.shape[0]):
-            out[row] = topk_order(values[row].tolist(), k, largest, sorted_)
+            out[row] = topk_order(row_list(values[row], "topk"), k, largest, sorted_)
     shape = tuple(np.moveaxis(order, dim, -1).shape[:-1]) + (k,)
     return np.ascontiguousarray(np.moveaxis(out.reshape(shape), -1, dim))
 
