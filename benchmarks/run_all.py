@@ -5,8 +5,9 @@
 PyTorch baselines run in the interpreter given by --torch-python or the AGRAPH_TORCH_PYTHON
 environment variable (a venv with `pip install torch torchviz`); without either, those rows
 print n/a. PyTorch is never a dependency of agraph. Bytecode is compiled first, as an installed
-package has it. Each cell is the median of N runs and their range; a ratio divides two medians
-measured in the same run.
+package has it. Each cell is the median of N runs and their range (the training loops: of 3 runs
+in each of N processes per side, the two sides' processes alternating); a ratio divides two
+medians measured in the same run.
 """
 
 from __future__ import annotations
@@ -106,11 +107,21 @@ print(json.dumps(times))
 """
 
 
+RUNS_PER_PROCESS = 3
+
+
 def bench_program(name: str, program: Path, steps: int, runs: int, torch: str | None) -> None:
-    """Per-iteration cost of a training loop, both sides in one warm process."""
-    ours = reported_times([sys.executable, "-c", AGRAPH_IN_PROCESS, str(program), str(runs)])
-    theirs = (reported_times([torch, "-c", TORCH_IN_PROCESS, str(program), str(runs)])
-              if torch else None)
+    """Per-iteration cost of a training loop: RUNS_PER_PROCESS timed runs in each of `runs`
+    warm processes per side, the two sides' processes alternating, so that both see the same
+    machine (on a shared VM a whole run can take up to twice as long when a neighbour is busy)."""
+    ours: list[float] = []
+    theirs: list[float] | None = [] if torch else None
+    for _ in range(runs):
+        ours += reported_times([sys.executable, "-c", AGRAPH_IN_PROCESS, str(program),
+                                str(RUNS_PER_PROCESS)])
+        if torch and theirs is not None:
+            theirs += reported_times([torch, "-c", TORCH_IN_PROCESS, str(program),
+                                      str(RUNS_PER_PROCESS)])
     per_step = [t / steps for t in ours]
     row(name, per_step, [t / steps for t in theirs] if theirs else None, "torch eager",
         1e6, "us", "<= 1.2x")
@@ -180,7 +191,8 @@ def main() -> None:
                     "renderers"], cwd=ROOT, capture_output=True, check=True)
     print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs; "
           f"Python {platform.python_version()}, numpy {numpy.__version__}, torch {torch_version}. "
-          f"Load average at the start: {os.getloadavg()[0]:.2f}. Median (range) of {runs} runs.\n")
+          f"Load average at the start: {os.getloadavg()[0]:.2f}. Median (range) of {runs} runs "
+          f"({runs} x {RUNS_PER_PROCESS} for the training loops).\n")
     print("| measure | agraph | baseline | ratio | target |")
     print("|---|---|---|---|---|")
 
