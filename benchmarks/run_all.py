@@ -1,13 +1,15 @@
 """agraph's performance targets, each measured beside its baseline in one run on one machine.
 
-    .venv/bin/python benchmarks/run_all.py [--runs N] [--torch-python PATH]
+    .venv/bin/python benchmarks/run_all.py [--runs N] [--torch-python PATH] [--pin CPUS]
 
 PyTorch baselines run in the interpreter given by --torch-python or the AGRAPH_TORCH_PYTHON
 environment variable (a venv with `pip install torch torchviz`); without either, those rows
 print n/a. PyTorch is never a dependency of agraph. Bytecode is compiled first, as an installed
 package has it. Each cell is the median of N runs and their range (the training loops: of 3 runs
 in each of N processes per side, the two sides' processes alternating); a ratio divides two
-medians measured in the same run.
+medians measured in the same run. With --pin (Linux), this process and every command it runs
+stay on the CPUs given (e.g. `--pin 1`): on a shared VM one virtual CPU can be much noisier
+than another, and a process that lands on it runs up to twice as slowly.
 """
 
 from __future__ import annotations
@@ -179,8 +181,12 @@ def main() -> None:
     parser.add_argument("--chain", type=int, default=1_000_000, help="ops in the chain row")
     parser.add_argument("--torch-python", default=os.environ.get("AGRAPH_TORCH_PYTHON"),
                         help="python with torch + torchviz (default $AGRAPH_TORCH_PYTHON)")
+    parser.add_argument("--pin", default=None,
+                        help="run everything on these CPUs, e.g. 1 or 0,1 (Linux; inherited)")
     args = parser.parse_args()
     runs, torch = args.runs, args.torch_python
+    if args.pin:
+        os.sched_setaffinity(0, {int(cpu) for cpu in args.pin.split(",")})
     torch_version = "n/a"
     if torch:
         probe = subprocess.run([torch, "-c", "import torch, torchviz; print(torch.__version__)"],
@@ -192,7 +198,8 @@ def main() -> None:
     print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs; "
           f"Python {platform.python_version()}, numpy {numpy.__version__}, torch {torch_version}. "
           f"Load average at the start: {os.getloadavg()[0]:.2f}. Median (range) of {runs} runs "
-          f"({runs} x {RUNS_PER_PROCESS} for the training loops).\n")
+          f"({runs} x {RUNS_PER_PROCESS} for the training loops). "
+          f"{'Pinned to CPUs ' + args.pin if args.pin else 'Not pinned'}.\n")
     print("| measure | agraph | baseline | ratio | target |")
     print("|---|---|---|---|---|")
 

@@ -31,8 +31,10 @@ def test_bench_ops_prints_its_rows() -> None:
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 def test_run_all_prints_its_table_without_pytorch() -> None:
-    out = _run("benchmarks/run_all.py", "--runs", "1", "--chain", "1000")
+    pin = ["--pin", str(min(os.sched_getaffinity(0)))] if hasattr(os, "sched_getaffinity") else []
+    out = _run("benchmarks/run_all.py", "--runs", "1", "--chain", "1000", *pin)
     assert out.startswith("Machine: "), out
+    assert ("Pinned to CPUs " if pin else "Not pinned") in out.splitlines()[0], out
     for row in ("startup", "seed render", "regression loop", "MLP step", "1,000-op chain",
                 "10,000-node RNN"):
         assert row in out, out
