@@ -121,13 +121,14 @@ def compiled_beside_python(number: int) -> None:
     else:
         print(f"{'MKL product 32x4 @ 4x16':36} n/a")
     row = (np.arange(174, dtype=np.float32) * np.float32(0.1) - 8).reshape(6, 29)
-    if numerics.compiled_sleef is not None:
+    if numerics.compiled_sleef is not None and numerics.compiled_reduce_all is not None:
         compiled = per_call(lambda: numerics.softmax_lastdim(row, True), number)
-        saved_sleef, numerics.compiled_sleef = numerics.compiled_sleef, None
+        saved = numerics.compiled_sleef, numerics.compiled_reduce_all
+        numerics.compiled_sleef = numerics.compiled_reduce_all = None  # SLEEF's and the row sum's
         try:
             python = per_call(lambda: numerics.softmax_lastdim(row, True), number // 10 or 1)
         finally:
-            numerics.compiled_sleef = saved_sleef
+            numerics.compiled_sleef, numerics.compiled_reduce_all = saved
         print(f"{'log_softmax of 6x29 float32':36} C {compiled:6.2f}  numpy {python:6.2f}")
     else:
         print(f"{'log_softmax of 6x29 float32':36} n/a")
