@@ -73,10 +73,11 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
     observer = recording.observer
     on_arrays = not (hooked or create_graph or inputs is not None or _POST_ACCUMULATE_HOOKS
                      or (observer is not None and not recording.takes_arrays(observer)))
-    sent_first: Sequence[Any] = [g.array for g in grad_outputs] if on_arrays else grad_outputs
     if on_arrays and compiled_walk is not None:
-        _walk_compiled(roots, sent_first, dependencies, retain_graph, observer)
+        _walk_compiled(roots, [g.array for g in grad_outputs], dependencies, retain_graph,
+                       observer)
         return []
+    sent_first: Sequence[Any] = [g.array for g in grad_outputs] if on_arrays else grad_outputs
     buffers: dict[Node, list[Any]] = {}
     ready: list[tuple[int, int, Node]] = []
     for (node, output_nr), grad in zip(roots, sent_first, strict=True):
@@ -138,7 +139,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor],
 _NO_GRADS: list[Tensor | None] = [None]  # what a node gets when nothing was sent to it (read only)
 
 
-def _walk_compiled(roots: list[Edge], grads: Sequence[Any], dependencies: dict[Node, int],
+def _walk_compiled(roots: list[Edge], grads: list[Any], dependencies: dict[Node, int],
                    retain_graph: bool, observer: Any) -> None:
     """run_backward's walk on arrays, without targets, in engine/backward_walk.c: the same
     nodes in the same order, each through the same Python calls (the observer's too)."""
@@ -147,7 +148,7 @@ def _walk_compiled(roots: list[Edge], grads: Sequence[Any], dependencies: dict[N
     _grad_state["enabled"] = False
     recording.begin_backward()
     try:
-        compiled_walk.walk(roots, list(grads), dependencies, retain_graph, AccumulateGrad,
+        compiled_walk.walk(roots, grads, dependencies, retain_graph, AccumulateGrad,
                            _NO_GRADS, _send, _hooked_node, _count_message,
                            None if observer is None else observer.on_backward_node)
     finally:

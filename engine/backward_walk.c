@@ -180,6 +180,19 @@ static int add_count(PyObject *counts, PyObject *node, long change, long *now)
     return failed;
 }
 
+/* `node` reached by one more edge: counted, and put on `stack` when first reached */
+static int reach(PyObject *counts, PyObject *stack, PyObject *node)
+{
+    switch (PyDict_Contains(counts, node)) {
+    case -1:
+        return -1;
+    case 0:
+        if (PyList_Append(stack, node) < 0)
+            return -1;
+    }
+    return add_count(counts, node, 1, NULL);
+}
+
 static PyObject *count(PyObject *self, PyObject *args)
 {
     PyObject *roots, *accumulate, *counts, *stack, *edges = NULL, *node = NULL;
@@ -197,16 +210,7 @@ static PyObject *count(PyObject *self, PyObject *args)
         if (!PyTuple_CheckExact(edge) || PyTuple_GET_SIZE(edge) != 2)
             goto irregular;
         node = PyTuple_GET_ITEM(edge, 0);
-        if (node == Py_None)
-            continue;
-        switch (PyDict_Contains(counts, node)) {
-        case -1:
-            goto failed;
-        case 0:
-            if (PyList_Append(stack, node) < 0)
-                goto failed;
-        }
-        if (add_count(counts, node, 1, NULL) < 0)
+        if (node != Py_None && reach(counts, stack, node) < 0)
             goto failed;
     }
     /* every node reached is in `stack` once, in the order first reached (each counted once
@@ -230,16 +234,7 @@ static PyObject *count(PyObject *self, PyObject *args)
         }
         for (i = 0; i < PyTuple_GET_SIZE(edges); i++) {
             PyObject *child = PyTuple_GET_ITEM(PyTuple_GET_ITEM(edges, i), 0);
-            if (child == Py_None)
-                continue;
-            switch (PyDict_Contains(counts, child)) {
-            case -1:
-                goto failed;
-            case 0:
-                if (PyList_Append(stack, child) < 0)
-                    goto failed;
-            }
-            if (add_count(counts, child, 1, NULL) < 0)
+            if (child != Py_None && reach(counts, stack, child) < 0)
                 goto failed;
         }
         Py_CLEAR(edges);
@@ -477,7 +472,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_backward_walk",
                                     "engine/backward.py's walk on arrays, compiled.", -1,
-                                    methods};
+                                    methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__backward_walk(void)
 {

@@ -30,10 +30,8 @@ try:  # `libm` from C (engine/libm.c), the same functions; optional
     import engine._libm as _compiled_libm
 except ImportError:  # pragma: no cover - ctypes calls them one value at a time
     _compiled_libm = None
-# name -> the compiled function that applies it (none without the compiled file)
-COMPILED_LIBM: dict[str, Any] = dict.fromkeys(
-    _compiled_libm.names if _compiled_libm is not None else (),
-    _compiled_libm.apply if _compiled_libm is not None else None)
+# the functions `libm` calls from C (none without the compiled file)
+COMPILED_LIBM = frozenset(_compiled_libm.names if _compiled_libm is not None else ())
 
 
 def block_slices(shape: tuple[int, ...]) -> Any:
@@ -178,16 +176,13 @@ def fma64_scalar(a: float, b: float, c: float) -> float:
 def glibc_map(function: Any, values: np.ndarray) -> np.ndarray:
     """A libm function over an array through Python's math module (the C library PyTorch calls;
     numpy's own vectorised float64 log differs from it in the last bit)."""
-    return _mapped(functools.partial(_python_map, function, f64), values)
+    mapped: np.ndarray = in_blocks(functools.partial(_python_map, function, f64), values)
+    return mapped
 
 
 def _python_map(function: Any, dtype: Any, values: np.ndarray) -> np.ndarray:
     return np.fromiter(map(function, values.ravel().tolist()), dtype=dtype,
                        count=values.size).reshape(values.shape)
-
-
-def _mapped(function: Any, values: np.ndarray) -> np.ndarray:
-    return in_blocks(function, values)  # type: ignore[no-any-return]
 
 
 def log_glibc(values: np.ndarray) -> np.ndarray:
@@ -214,10 +209,10 @@ def libm(name: str, values: np.ndarray) -> np.ndarray:
     dtype = f32 if values.dtype == f32 else f64
     source = values if values.dtype == dtype else values.astype(f64)
     if name in COMPILED_LIBM:  # the C functions, called from C (engine/libm.c)
-        result = from_c(functools.partial(COMPILED_LIBM[name], name), source, dtype)
+        result = from_c(functools.partial(_compiled_libm.apply, name), source, dtype)
     else:  # the same C functions through ctypes, one value at a time
-        result = _mapped(functools.partial(_python_map, _libm_function(name, dtype), dtype),
-                         source)
+        result = in_blocks(functools.partial(_python_map, _libm_function(name, dtype), dtype),
+                           source)
     return result if values.dtype == dtype else result.astype(values.dtype, copy=False)
 
 

@@ -324,7 +324,7 @@ def test_libm_from_c_is_what_ctypes_calls(name: str, dtype: type) -> None:
         np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 88.7, 89.0, 710.0, -104.0,
                   1e-45], dtype),
         (rng.standard_normal(50_000) * 5).astype(dtype)])[:150_000].reshape(-1, 3)[:, ::2]
-    through_ctypes = float_math._mapped(functools.partial(
+    through_ctypes = float_math.in_blocks(functools.partial(
         float_math._python_map, float_math._libm_function(name, dtype), dtype), x)
     from_c = float_math.libm(name, x)
     assert from_c.shape == x.shape and from_c.dtype == dtype
@@ -341,7 +341,7 @@ def test_libm_from_c_is_what_ctypes_calls(name: str, dtype: type) -> None:
 
 @libms
 def test_libm_from_c_refuses_what_it_is_not_made_for() -> None:
-    apply = float_math.COMPILED_LIBM["log"]
+    apply = float_math._compiled_libm.apply
     with pytest.raises(ValueError):
         apply("sqrt", np.ones(2, np.float32), np.ones(2, np.float32))
     with pytest.raises((TypeError, ValueError, BufferError)):
